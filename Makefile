@@ -1,0 +1,47 @@
+# mbus-workspace: carries the media-bus format descriptor series for Linux
+# 6.12 (series-v*/), checks every revision patch by patch on Debian's
+# linux-source-6.12, and renders its postings.
+#
+# Every target is a verb; `make help` lists them. Select one revision with
+# REV=vN; without it, targets act on every revision in order.
+
+SHELL := /bin/bash
+REV ?=
+export REV
+
+# The cache outside the repository: extracted tree, object directory, ccache,
+# results. Override with MBUS_CACHE=/some/dir.
+MBUS_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/mbus-workspace
+export MBUS_CACHE
+
+.DEFAULT_GOAL := all
+.PHONY: all help deps tree apply check test clean clean-cache
+
+all: deps ## main job: check every revision patch by patch
+	@ci/each-rev.sh check
+
+help: ## list the targets
+	@echo "usage: make [TARGET] [REV=vN] [MBUS_CACHE=DIR]"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+		sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 16
+
+deps: ## install the Debian packages the workspace uses (as root)
+	@ci/deps.sh
+
+tree: deps ## extract linux-source-6.12 into the cache as a git tree
+	@ci/tree.sh
+
+apply: deps ## git am each revision onto the base, on branch rev/vN
+	@ci/each-rev.sh apply
+
+check: deps ## apply, then checkpatch/meta/build/kernel-doc each patch
+	@ci/each-rev.sh check
+
+test: deps ## the workspace's tests and the checks of every revision
+	@ci/test.sh
+
+clean: ## remove the results (keeps the tree, objects and ccache)
+	rm -rf "$(MBUS_CACHE)/results"
+
+clean-cache: ## remove the whole cache (tree, objects, ccache, results)
+	rm -rf "$(MBUS_CACHE)"

@@ -1,0 +1,42 @@
+#!/bin/bash
+# Stage "apply": git am a revision's patches onto the base commit, on the
+# branch rev/<rev> of the base tree. On failure: name the patch and the hunk,
+# git am --abort, and leave the base commit and other branches as they were.
+#
+# usage: apply.sh REV
+# shellcheck source=ci/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+rev=${1:?usage: apply.sh REV}
+[ "${MBUS_LOCKED:-}" ] || take_lock "$@"
+mapfile -t patches < <(revision_patches "$rev")
+[ "${#patches[@]}" -gt 0 ] || exit 1
+base=$(base_commit)
+stage_begin "apply $rev"
+
+git -C "$MBUS_TREE" am --abort >/dev/null 2>&1 || true
+git -C "$MBUS_TREE" checkout -q --detach "$base" ||
+	die "base tree $MBUS_TREE: cannot check out the base commit (local changes? run 'make tree-reset')"
+
+log="$MBUS_RESULTS/$rev/apply.log"
+mkdir -p "${log%/*}"
+export GIT_COMMITTER_NAME="$BASE_IDENT_NAME" GIT_COMMITTER_EMAIL="$BASE_IDENT_EMAIL"
+n=0
+for p in "${patches[@]}"; do
+	n=$((n + 1))
+	# The committer date is fixed too, so that a revision's commits (and
+	# so the tree and commit ids of its branch) are the same every time.
+	if ! GIT_COMMITTER_DATE="@$((1700000000 + n)) +0000" \
+		git -C "$MBUS_TREE" am -q --keep-cr "$p" >"$log" 2>&1; then
+		# git am prints "error: patch failed: FILE:LINE" for the hunk.
+		where=$(grep -E '^error: (patch failed|.*: does not exist in index|.*: already exists)' "$log" | head -n 3 | tr '\n' ' ')
+		git -C "$MBUS_TREE" am --abort >/dev/null 2>&1 || true
+		git -C "$MBUS_TREE" checkout -q --detach "$base"
+		write_verdict "$MBUS_RESULTS/$rev/apply.verdict" FAIL "${p##*/} does not apply"
+		stage_end FAIL "series-$rev/${p##*/} does not apply: ${where:-see $log}"
+		exit 1
+	fi
+done
+git -C "$MBUS_TREE" branch -f -q "$MBUS_BRANCH_PREFIX$rev" HEAD
+write_verdict "$MBUS_RESULTS/$rev/apply.verdict" OK "$n patches on $(git -C "$MBUS_TREE" rev-parse --short=12 "$base")"
+stage_end OK "$n patches, branch $MBUS_BRANCH_PREFIX$rev at $(git -C "$MBUS_TREE" rev-parse --short=12 HEAD)"

@@ -1,0 +1,32 @@
+#!/bin/bash
+# Check "kernel-doc": scripts/kernel-doc -Wall -none on the .c/.h files that a
+# patch touches, before and after it; fails on any new warning (compared as
+# messages without line numbers). Pre-existing warnings give WARN.
+#
+# usage: kerneldoc.sh before|after OUTDIR FILE...
+# shellcheck source=ci/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+when=$1 out=$2
+shift 2
+files=()
+for f in "$@"; do
+	case $f in *.c | *.h) [ -f "$MBUS_TREE/$f" ] && files+=("$f") ;; esac
+done
+: >"$out/kernel-doc.$when"
+if [ "${#files[@]}" -gt 0 ]; then
+	(cd "$MBUS_TREE" && perl scripts/kernel-doc -Wall -none "${files[@]}") 2>&1 |
+		sed -E 's/^([^: ]+):[0-9]+: /\1: /' | sort -u >"$out/kernel-doc.$when" || true
+fi
+[ "$when" = after ] || exit 0
+
+comm -13 "$out/kernel-doc.before" "$out/kernel-doc.after" >"$out/kernel-doc.log"
+nnew=$(wc -l <"$out/kernel-doc.log")
+nold=$(wc -l <"$out/kernel-doc.after")
+if [ "$nnew" -gt 0 ]; then
+	write_verdict "$out/kernel-doc.verdict" FAIL "$nnew new warning(s): $(head -n 1 "$out/kernel-doc.log")"
+elif [ "$nold" -gt 0 ]; then
+	write_verdict "$out/kernel-doc.verdict" WARN "no new warnings; $nold pre-existing in touched files"
+else
+	write_verdict "$out/kernel-doc.verdict" OK "${#files[@]} file(s), 0 warnings"
+fi

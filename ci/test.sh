@@ -1,0 +1,70 @@
+#!/bin/bash
+# The README's test command: the workspace's own tests (ci/tests/t-*.sh),
+# a lint of the workspace's scripts, then the checks of every revision, each
+# patch/check counted. Ends with "N passed, N failed"; exits non-zero
+# on any failure.
+# shellcheck source=ci/lib.sh
+. "$(dirname "$0")/lib.sh"
+set +o errexit
+
+pass=0 fail=0
+count() {
+	local line
+	while IFS= read -r line; do
+		printf '%s\n' "$line"
+		case $line in
+		"ok - "*) pass=$((pass + 1)) ;;
+		"not ok - "*) fail=$((fail + 1)) ;;
+		esac
+	done
+}
+
+t0=$(date +%s)
+# The base tree first: the tests make their fixtures against it.
+"$MBUS_TOP/ci/tree.sh" || { echo "not ok - base tree"; echo "0 passed, 1 failed"; exit 1; }
+
+stage_begin "tests: shellcheck"
+mapfile -t scripts < <(cd "$MBUS_TOP" && ls ci/*.sh ci/tests/*.sh .ci/run)
+if sc=$(cd "$MBUS_TOP" && shellcheck -x -f gcc "${scripts[@]}" 2>&1); then
+	count <<<"ok - shellcheck: ${#scripts[@]} scripts clean"
+	stage_end OK
+else
+	count <<<"not ok - shellcheck: $(echo "$sc" | head -n 1)"
+	printf '%s\n' "$sc" | head -n 20
+	stage_end FAIL
+fi
+
+for t in "$MBUS_TOP"/ci/tests/t-*.sh; do
+	name=${t##*/}
+	stage_begin "tests: ${name%.sh}"
+	before=$fail
+	count < <(bash "$t" 2>&1)
+	if [ "$fail" -eq "$before" ]; then stage_end OK; else stage_end FAIL; fi
+done
+
+# The series itself: every check of every patch of every revision.
+stage_begin "tests: revisions"
+"$MBUS_TOP/ci/each-rev.sh" check
+for res in "$MBUS_RESULTS"/v*/; do
+	rev=${res%/}
+	rev=${rev##*/}
+	[ -d "$MBUS_SERIES_DIR/series-$rev" ] || continue
+	revision_has_patches "$rev" || continue
+	if [ ! -f "$res/check.verdict" ]; then
+		count <<<"not ok - $rev: no check verdict (the check stage did not finish; see above)"
+		continue
+	fi
+	for v in "$res"/[0-9][0-9][0-9][0-9]/*.verdict; do
+		[ -f "$v" ] || continue
+		read -r verdict reason <"$v"
+		p=${v%/*}
+		chk=${v##*/}
+		line="$rev patch ${p##*/} ${chk%.verdict}: $verdict $reason"
+		if [ "$verdict" = FAIL ]; then count <<<"not ok - $line"; else count <<<"ok - $line"; fi
+	done
+done
+if [ "$fail" -eq 0 ]; then stage_end OK; else stage_end FAIL; fi
+
+echo "tests took $(($(date +%s) - t0)) s"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

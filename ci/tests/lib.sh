@@ -1,0 +1,83 @@
+# shellcheck shell=bash disable=SC2034
+# Helpers for the workspace's own tests. Each test script prints one line per
+# assertion, "ok - NAME" or "not ok - NAME: why", and exits 0; ci/test.sh
+# counts them.
+set -o nounset -o pipefail
+
+T_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+MBUS_CACHE=${MBUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mbus-workspace}
+export MBUS_CACHE
+T_TREE=$MBUS_CACHE/linux
+T_TMP=$(mktemp -d /tmp/mbus-test.XXXXXX)
+trap 'rm -rf "$T_TMP"' EXIT
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1: $2"; }
+
+# expect_fail NAME PATTERN CMD...: CMD must exit non-zero and print PATTERN.
+expect_fail() {
+	local name=$1 pattern=$2 out rc=0
+	shift 2
+	out=$("$@" 2>&1) || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		notok "$name" "exited 0; output: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
+	elif ! grep -qE -- "$pattern" <<<"$out"; then
+		notok "$name" "exit $rc but no /$pattern/ in: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	else
+		ok "$name"
+	fi
+}
+
+# expect_eq NAME WANT GOT
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "want '$2', got '$3'"; fi
+}
+
+# A fixture commit made with git plumbing, without touching the work tree:
+#   fixture_commit PARENT SUBJECT [--no-signoff] -- PATH SEDSCRIPT [PATH SED]...
+# PATH's new content is PARENT's content filtered through sed SEDSCRIPT
+# (a PATH that does not exist in PARENT starts empty).
+fixture_commit() {
+	local parent=$1 subject=$2 signoff=yes idx path script blob tree
+	shift 2
+	if [ "$1" = --no-signoff ]; then signoff=no; shift; fi
+	[ "$1" = -- ] && shift
+	idx="$T_TMP/index.$$"
+	GIT_INDEX_FILE=$idx git -C "$T_TREE" read-tree "$parent"
+	while [ $# -gt 0 ]; do
+		path=$1 script=$2
+		shift 2
+		blob=$({ git -C "$T_TREE" show "$parent:$path" 2>/dev/null || true; } |
+			sed -e "$script" | git -C "$T_TREE" hash-object -w --stdin)
+		GIT_INDEX_FILE=$idx git -C "$T_TREE" update-index --add \
+			--cacheinfo "100644,$blob,$path"
+	done
+	tree=$(GIT_INDEX_FILE=$idx git -C "$T_TREE" write-tree)
+	rm -f "$idx"
+	local msg="$subject
+
+Fixture made by the workspace's tests."
+	[ "$signoff" = no ] || msg="$msg
+
+Signed-off-by: mbus-workspace tests <tests@mbus-workspace.invalid>"
+	GIT_AUTHOR_NAME="mbus-workspace tests" GIT_AUTHOR_EMAIL=tests@mbus-workspace.invalid \
+	GIT_COMMITTER_NAME="mbus-workspace tests" GIT_COMMITTER_EMAIL=tests@mbus-workspace.invalid \
+	GIT_AUTHOR_DATE="@1700000000 +0000" GIT_COMMITTER_DATE="@1700000000 +0000" \
+		git -C "$T_TREE" commit-tree "$tree" -p "$parent" -m "$msg"
+}
+
+# fixture_series DIR REV FROM TO: git format-patch FROM..TO into DIR/series-REV
+fixture_series() {
+	local dir=$1 rev=$2 from=$3 to=$4 v=()
+	[ "$rev" = v1 ] || v=(-v "${rev#v}")
+	mkdir -p "$dir/series-$rev"
+	git -C "$T_TREE" format-patch -q "${v[@]}" --subject-prefix=PATCH \
+		-o "$dir/series-$rev" "$from..$to" >/dev/null
+}
+
+# Run a workspace stage against fixtures: results, branches and series apart
+# from the real ones; the base tree, object directory and caches shared.
+ws() {
+	MBUS_SERIES_DIR="$T_TMP/series" MBUS_RESULTS="$T_TMP/results" \
+		MBUS_BRANCH_PREFIX=test/ "$@"
+}
