@@ -15,10 +15,10 @@ MBUS_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/mbus-workspace
 export MBUS_CACHE
 
 .DEFAULT_GOAL := all
-.PHONY: all help deps tree apply check test clean clean-cache
+.PHONY: all help deps tree apply check boot test clean clean-cache
 
-all: deps ## main job: check every revision patch by patch
-	@ci/each-rev.sh check
+all: deps ## main job: check every revision patch by patch, then boot it
+	@ci/each-rev.sh check boot
 
 help: ## list the targets
 	@echo "usage: make [TARGET] [REV=vN] [MBUS_CACHE=DIR]"
@@ -36,6 +36,9 @@ apply: deps ## git am each revision onto the base, on branch rev/vN
 
 check: deps ## apply, then checkpatch/meta/build/kernel-doc each patch
 	@ci/each-rev.sh check
+
+boot: deps ## boot base and revision in QEMU (vimc, vivid, KUnit) and judge
+	@ci/each-rev.sh apply boot
 
 test: deps ## the workspace's tests and the checks of every revision
 	@ci/test.sh

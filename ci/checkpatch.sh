@@ -27,7 +27,7 @@ while IFS= read -r ref; do
 	ncited=$((ncited + 1))
 	id=$(echo "$ref" | cut -d' ' -f2)
 	subj=$(echo "$ref" | sed -E 's/^commit [0-9a-f]+ \("(.*)"\)$/\1/')
-	grep -E "^$id[0-9a-f]* " "$MBUS_TOP/ci/upstream-commits" | cut -d' ' -f2- |
+	grep -E "^${id}[0-9a-f]* " "$MBUS_TOP/ci/upstream-commits" | cut -d' ' -f2- |
 		grep -qxF -- "$subj" || bad+=("$id (\"$subj\")")
 done <<<"$cited"
 printf 'cited upstream commits: %d, unknown: %s\n' "$ncited" "${bad[*]:-none}" >>"$out/checkpatch.log"

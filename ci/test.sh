@@ -42,9 +42,19 @@ for t in "$MBUS_TOP"/ci/tests/t-*.sh; do
 	if [ "$fail" -eq "$before" ]; then stage_end OK; else stage_end FAIL; fi
 done
 
-# The series itself: every check of every patch of every revision.
+# The series itself: every check of every patch of every revision, and the
+# boot of every revision against the base.
 stage_begin "tests: revisions"
-"$MBUS_TOP/ci/each-rev.sh" check
+"$MBUS_TOP/ci/each-rev.sh" check boot
+for chk in guest console kunit mbus; do
+	v="$MBUS_RESULTS/base/boot/$chk.verdict"
+	if [ ! -f "$v" ]; then
+		count <<<"not ok - base boot $chk: no verdict"
+		continue
+	fi
+	read -r verdict reason <"$v"
+	if [ "$verdict" = FAIL ]; then count <<<"not ok - base boot $chk: $verdict $reason"; else count <<<"ok - base boot $chk: $verdict $reason"; fi
+done
 for res in "$MBUS_RESULTS"/v*/; do
 	rev=${res%/}
 	rev=${rev##*/}
@@ -54,12 +64,20 @@ for res in "$MBUS_RESULTS"/v*/; do
 		count <<<"not ok - $rev: no check verdict (the check stage did not finish; see above)"
 		continue
 	fi
-	for v in "$res"/[0-9][0-9][0-9][0-9]/*.verdict; do
+	for chk in guest console kunit mbus compliance; do
+		if [ ! -f "$res/boot/$chk.verdict" ]; then
+			count <<<"not ok - $rev boot $chk: no verdict (the boot stage did not finish)"
+		fi
+	done
+	for v in "$res"/[0-9][0-9][0-9][0-9]/*.verdict "$res"/boot/{guest,console,kunit,mbus,compliance}.verdict; do
 		[ -f "$v" ] || continue
 		read -r verdict reason <"$v"
 		p=${v%/*}
 		chk=${v##*/}
-		line="$rev patch ${p##*/} ${chk%.verdict}: $verdict $reason"
+		case ${p##*/} in
+		boot) line="$rev boot ${chk%.verdict}: $verdict $reason" ;;
+		*) line="$rev patch ${p##*/} ${chk%.verdict}: $verdict $reason" ;;
+		esac
 		if [ "$verdict" = FAIL ]; then count <<<"not ok - $line"; else count <<<"ok - $line"; fi
 	done
 done

@@ -1,0 +1,63 @@
+#!/bin/bash
+# Stage "initramfs": the guest image for one kernel, made with the kernel's
+# own usr/gen_init_cpio: busybox-static, v4l2-compliance, media-ctl and
+# v4l2-ctl with their shared libraries, /dev/console, ci/guest/init, the guest
+# test programs (C, built static from ci/guest/*.c) and the kernel's modules.
+# Rebuilt only when its inputs change. Prints the image's path.
+#
+# usage: initramfs.sh KERNELDIR
+# shellcheck source=ci/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+kdir=${1:?usage: initramfs.sh KERNELDIR}
+gen="$MBUS_BUILD/usr/gen_init_cpio"
+[ -x "$gen" ] || die "initramfs: $gen missing (the kernel build makes it)"
+gdir="$MBUS_CACHE/guest"
+mkdir -p "$gdir/bin"
+
+# The guest programs, static.
+for src in "$MBUS_TOP"/ci/guest/*.c; do
+	[ -f "$src" ] || continue
+	bin="$gdir/bin/$(basename "$src" .c)"
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		gcc -static -O2 -Wall -Wextra -Werror -o "$bin" "$src" ||
+			die "initramfs: $src does not build"
+	fi
+done
+
+spec="$gdir/spec.$$"
+trap 'rm -f "$spec"' EXIT
+{
+	printf 'dir /%s 0755 0 0\n' bin sbin dev proc sys tmp lib lib64 usr usr/bin usr/lib
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "nod /dev/null 0666 0 0 c 1 3"
+	echo "file /init $MBUS_TOP/ci/guest/init 0755 0 0"
+	echo "file /bin/busybox /bin/busybox 0755 0 0"
+	for b in v4l2-compliance media-ctl v4l2-ctl; do
+		echo "file /usr/bin/$b /usr/bin/$b 0755 0 0"
+	done
+	for b in "$gdir"/bin/*; do
+		[ -x "$b" ] && echo "file /bin/${b##*/} $b 0755 0 0"
+	done
+	# Shared libraries, under their sonames, and the dynamic loader.
+	ldd /usr/bin/v4l2-compliance /usr/bin/media-ctl /usr/bin/v4l2-ctl |
+		awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | sort -u |
+		while read -r so path; do
+			echo "file /lib/$so $(readlink -f "$path") 0755 0 0"
+		done
+	echo "file /lib64/ld-linux-x86-64.so.2 $(readlink -f /lib64/ld-linux-x86-64.so.2) 0755 0 0"
+	# The kernel's modules.
+	(cd "$kdir/mods" && find lib -type d | sort | sed 's|^|dir /|; s|$| 0755 0 0|')
+	(cd "$kdir/mods" && find lib -type f | sort) | while read -r f; do
+		echo "file /$f $kdir/mods/$f 0644 0 0"
+	done
+} >"$spec"
+
+key=$( { cat "$spec"; awk '$1 == "file" { print $3 }' "$spec" | xargs cat; } |
+	sha256sum | cut -c1-16)
+img="$gdir/initramfs-$key.cpio"
+if [ ! -f "$img" ]; then
+	"$gen" "$spec" >"$img.tmp" || die "initramfs: gen_init_cpio failed on $spec"
+	mv "$img.tmp" "$img"
+fi
+echo "$img"
