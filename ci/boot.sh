@@ -12,7 +12,7 @@ rev=${1:?usage: boot.sh REV}
 [ "${MBUS_LOCKED:-}" ] || take_lock "$@"
 base=$(base_commit)
 scripts=$(hash_files "$MBUS_TOP"/ci/{lib,boot,kernel,initramfs,qemu,judge}.sh \
-	"$MBUS_TOP"/ci/guest/* "$MBUS_TOP/ci/kernel.config")
+	"$MBUS_TOP"/ci/guest/* "$MBUS_TOP/ci/kernel.config" "$MBUS_TOP/ci/debug.config")
 
 # boot_one NAME COMMIT [BASEDIR]: kernel, image, guest run, verdict.
 boot_one() {

@@ -19,7 +19,6 @@ CHECKS="checkpatch meta build kernel-doc"
 mapfile -t patches < <(revision_patches "$rev")
 [ "${#patches[@]}" -gt 0 ] || exit 1
 "$MBUS_TOP/ci/tree.sh"
-"$MBUS_TOP/ci/config.sh"
 res="$MBUS_RESULTS/$rev"
 rm -rf "$res"
 mkdir -p "$res"
@@ -32,10 +31,13 @@ n=${#patches[@]}
 [ "${#commits[@]}" -eq "$n" ] || die "check $rev: $n patches gave ${#commits[@]} commits"
 
 # The state before the first patch: the warnings of a full reference build
-# of the base, made once per base, configuration and toolchain. It starts
-# from an empty object directory, so that every file is compiled and checked.
+# of the base, made once per base, configuration (the .config it gives) and
+# toolchain. It starts from an empty object directory, so that every file is
+# compiled and checked.
+git -C "$MBUS_TREE" checkout -q --detach "$base"
+"$MBUS_TOP/ci/config.sh"
 ref=$(printf '%s\n' "$base" "$(gcc --version | head -n 1)" "$(sparse --version 2>&1)" \
-	"$(hash_files "$MBUS_TOP/ci/build.sh" "$MBUS_TOP/ci/kernel.config")" |
+	"$(hash_files "$MBUS_TOP/ci/build.sh" "$MBUS_BUILD/.config")" |
 	sha256sum | cut -c1-16)
 if [ ! -f "$MBUS_STATE/$ref/done" ]; then
 	info "check $rev: full reference build of the base $(git -C "$MBUS_TREE" rev-parse --short=12 "$base") (W=1 C=1; cold: about 10 minutes on 2 cores)"

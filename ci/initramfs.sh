@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kdir=${1:?usage: initramfs.sh KERNELDIR}
-gen="$MBUS_BUILD/usr/gen_init_cpio"
+gen="$kdir/gen_init_cpio"
 [ -x "$gen" ] || die "initramfs: $gen missing (the kernel build makes it)"
 gdir="$MBUS_CACHE/guest"
 mkdir -p "$gdir/bin"

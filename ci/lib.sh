@@ -13,6 +13,7 @@ MBUS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MBUS_CACHE=${MBUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mbus-workspace}
 MBUS_TREE=${MBUS_TREE:-$MBUS_CACHE/linux}
 MBUS_BUILD=${MBUS_BUILD:-$MBUS_CACHE/build}
+MBUS_BOOT_BUILD=${MBUS_BOOT_BUILD:-$MBUS_CACHE/build-boot}
 MBUS_RESULTS=${MBUS_RESULTS:-$MBUS_CACHE/results}
 MBUS_STATE=${MBUS_STATE:-$MBUS_CACHE/state}
 # Where the series-v*/ directories are (the workspace's own tests point this
