@@ -62,4 +62,7 @@ if ! boot_one base "$base"; then
 fi
 tip=$(git -C "$MBUS_TREE" rev-parse --verify -q "$MBUS_BRANCH_PREFIX$rev") ||
 	die "boot $rev: no branch $MBUS_BRANCH_PREFIX$rev (run make apply REV=$rev)"
-boot_one "$rev" "$tip" "$MBUS_RESULTS/base/boot"
+rc=0
+boot_one "$rev" "$tip" "$MBUS_RESULTS/base/boot" || rc=$?
+input_hash "$rev" >"$MBUS_RESULTS/$rev/boot.inputs"
+exit "$rc"

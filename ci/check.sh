@@ -20,8 +20,8 @@ mapfile -t patches < <(revision_patches "$rev")
 [ "${#patches[@]}" -gt 0 ] || exit 1
 "$MBUS_TOP/ci/tree.sh"
 res="$MBUS_RESULTS/$rev"
-rm -rf "$res"
 mkdir -p "$res"
+rm -rf "${res:?}"/[0-9][0-9][0-9][0-9] "$res"/check.* "$res"/apply.*
 "$MBUS_TOP/ci/apply.sh" "$rev"
 
 stage_begin "check $rev"
@@ -104,6 +104,7 @@ for i in $(seq 1 "$n"); do
 	done
 done
 
+input_hash "$rev" >"$res/check.inputs"
 if [ "$failed" -gt 0 ]; then
 	write_verdict "$res/check.verdict" FAIL "$failed failing check(s) in $n patches"
 	stage_end FAIL "$failed failing check(s); logs in $res"

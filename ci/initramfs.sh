@@ -31,7 +31,8 @@ trap 'rm -f "$spec"' EXIT
 	printf 'dir /%s 0755 0 0\n' bin sbin dev proc sys tmp lib lib64 usr usr/bin usr/lib
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "nod /dev/null 0666 0 0 c 1 3"
-	echo "file /init $MBUS_TOP/ci/guest/init 0755 0 0"
+	# (The workspace's tests boot fixture inits: MBUS_GUEST_INIT.)
+	echo "file /init ${MBUS_GUEST_INIT:-$MBUS_TOP/ci/guest/init} 0755 0 0"
 	echo "file /bin/busybox /bin/busybox 0755 0 0"
 	for b in v4l2-compliance media-ctl v4l2-ctl; do
 		echo "file /usr/bin/$b /usr/bin/$b 0755 0 0"

@@ -148,3 +148,12 @@ hash_files() {
 commit_message() {
 	awk 'body && /^---$/ { exit } body { print } !body && /^$/ { body = 1 }' "$1"
 }
+
+# The inputs of a revision's results: its patch bytes and the base. check.sh
+# and boot.sh record it; render.sh renders only what passed for the same.
+input_hash() {
+	{
+		base_commit
+		cat "$MBUS_SERIES_DIR/series-$1"/*.patch
+	} | sha256sum | cut -c1-16
+}

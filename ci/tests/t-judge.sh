@@ -1,0 +1,144 @@
+#!/bin/bash
+# The boot stage's verdicts: consoles with a splat, a time-out, a missing
+# summary, a KUnit failure or a new v4l2-compliance failure each FAIL with
+# the right reason (fixture consoles through the real ci/judge.sh); and real
+# guests that panic or hang are caught (fixture inits booted by the real
+# ci/qemu.sh with the base's boot kernel).
+# shellcheck source=ci/tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$T_TOP" || exit 1
+
+# A console as a good guest prints it.
+good_console() {
+	cat <<'LOG'
+[    1.0] KTAP version 1
+[    1.0] 1..1
+[    1.0]     KTAP version 1
+[    1.0]     # Subtest: list-kunit-test
+[    1.0]     1..1
+[    1.0]     ok 1 list_test_list_init
+[    1.0] ok 1 list-kunit-test
+MBUS-GUEST 6.12.118
+MBUS-BEGIN load-vimc
+MBUS-END load-vimc rc=0
+MBUS-BEGIN compliance-vimc
+Compliance test for vimc device /dev/media0:
+	test MEDIA_IOC_DEVICE_INFO: OK
+	test VIDIOC_QUERYCAP: OK
+	test VIDIOC_CREATE_BUFS/REQBUFS: FAIL
+Grand Total for vimc device /dev/media0: 3, Succeeded: 2, Failed: 1, Warnings: 0
+MBUS-END compliance-vimc rc=1
+MBUS-BEGIN mbus-test
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: mbus-vimc
+    1..1
+    ok 1 discovery through MEDIA_IOC_G_TOPOLOGY
+ok 1 mbus-vimc
+# mbus-vimc: 1 tests, 0 failed
+MBUS-END mbus-test rc=0
+MBUS-BEGIN compliance-vivid
+Compliance test for vivid device /dev/media1:
+	test VIDIOC_QUERYCAP: OK
+Grand Total for vivid device /dev/media1: 1, Succeeded: 1, Failed: 0, Warnings: 0
+MBUS-END compliance-vivid rc=0
+MBUS-BEGIN kmemleak
+kmemleak scan done
+MBUS-END kmemleak rc=0
+MBUS-DONE
+LOG
+}
+
+# judge_fixture NAME [SED]: the good console through SED, judged against a
+# base that has the good console's failures.
+judge_fixture() {
+	local d="$T_TMP/judge/$1"
+	mkdir -p "$d/base/boot" "$d/rev/boot"
+	good_console >"$d/base/boot/console.log"
+	echo tcg >"$d/base/boot/console.log.accel"
+	good_console | sed -e "${2:-}" >"$d/rev/boot/console.log"
+	echo tcg >"$d/rev/boot/console.log.accel"
+	ci/judge.sh "$d/base/boot" >/dev/null 2>&1
+	ci/judge.sh "$d/rev/boot" "$d/base/boot" >"$d/out" 2>&1 || true
+}
+verdict_is() {   # NAME CHECK VERDICT REASON-REGEX
+	local vfile="$T_TMP/judge/$1/rev/boot/$2.verdict" got
+	got=$(cat "$vfile" 2>/dev/null || echo "none")
+	if [[ $got =~ ^$3\  ]] && grep -qE -- "$4" <<<"$got"; then
+		ok "$1: $2 $3"
+	else
+		notok "$1: $2 $3" "got: $got"
+	fi
+}
+
+judge_fixture good
+verdict_is good console OK 'no BUG'
+verdict_is good guest OK 'steps ran to the end'
+verdict_is good kunit OK 'Ran 1 tests'
+verdict_is good compliance WARN 'failing on the base too'
+
+judge_fixture kasan '/MBUS-BEGIN kmemleak/i [   12.3] BUG: KASAN: slab-out-of-bounds in vimc_capture_process_frame+0x12/0x40'
+verdict_is kasan console FAIL 'KASAN: slab-out-of-bounds'
+
+judge_fixture ubsan '/MBUS-BEGIN kmemleak/i [   12.3] UBSAN: shift-out-of-bounds in drivers/media/test-drivers/vimc/vimc-common.c:120:13'
+verdict_is ubsan console FAIL 'UBSAN: shift-out-of-bounds'
+
+judge_fixture leak '/kmemleak scan done/i unreferenced object 0xffff888004c1e000 (size 64):'
+verdict_is leak console FAIL 'unreferenced object'
+
+judge_fixture nosummary '/MBUS-DONE/d'
+verdict_is nosummary guest FAIL 'summary \(MBUS-DONE\) is missing'
+
+judge_fixture timeout '/MBUS-BEGIN kmemleak/,$c MBUS-HOST: timeout after 300s (tcg)'
+verdict_is timeout guest FAIL 'timed out'
+if grep -q 'console tail:' "$T_TMP/judge/timeout/out"; then
+	ok "timeout: the verdict shows the console's tail"
+else
+	notok "timeout: the verdict shows the console's tail" "no tail in the output"
+fi
+
+judge_fixture kunit 's/^\[    1.0\]     ok 1 list_test_list_init/[    1.0]     not ok 1 list_test_list_init/; s/^\[    1.0\] ok 1 list-kunit-test/[    1.0] not ok 1 list-kunit-test/'
+verdict_is kunit kunit FAIL 'failed: 1'
+
+judge_fixture newfail 's/test VIDIOC_QUERYCAP: OK/test VIDIOC_QUERYCAP: FAIL/'
+verdict_is newfail compliance FAIL 'new failing test.*VIDIOC_QUERYCAP'
+
+judge_fixture nototal '/^Grand Total for vivid/d'
+verdict_is nototal compliance FAIL 'vivid: no v4l2-compliance summary'
+
+judge_fixture mbusfail 's/^    ok 1 discovery/    not ok 1 discovery/; s/^ok 1 mbus-vimc/not ok 1 mbus-vimc/; s/1 tests, 0 failed/1 tests, 1 failed/'
+verdict_is mbusfail mbus FAIL 'discovery'
+
+# Real guests: the base's boot kernel with inits that panic and that hang.
+kdir=$(ls -d "$MBUS_CACHE"/kernels/"$(git -C "$T_TREE" rev-parse mbus-base)"-*/ 2>/dev/null | head -n 1)
+if [ -z "$kdir" ] || [ ! -f "$kdir/done" ]; then
+	notok "a real guest that panics is caught" "no boot kernel of the base in the cache (the boot stage builds it)"
+	notok "a real guest that hangs is caught" "no boot kernel of the base in the cache"
+	exit 0
+fi
+for kind in panic hang; do
+	mkdir -p "$T_TMP/guest-$kind/boot"
+	case $kind in
+	panic) printf '#!/bin/busybox sh\necho MBUS-GUEST fixture\nexit 1\n' ;;
+	hang) printf '#!/bin/busybox sh\necho MBUS-GUEST fixture\nexec /bin/busybox sleep 100000\n' ;;
+	esac >"$T_TMP/init-$kind"
+	chmod +x "$T_TMP/init-$kind"
+	img=$(MBUS_GUEST_INIT="$T_TMP/init-$kind" ci/initramfs.sh "$kdir")
+	MBUS_GUEST_TIMEOUT=40 ci/qemu.sh "$kdir/bzImage" "$img" "$T_TMP/guest-$kind/boot/console.log"
+	rm -f "$img"
+	ci/judge.sh "$T_TMP/guest-$kind/boot" >/dev/null 2>&1
+done
+got=$(cat "$T_TMP/guest-panic/boot/console.verdict" "$T_TMP/guest-panic/boot/guest.verdict" 2>/dev/null)
+if grep -q '^FAIL.*Kernel panic' <<<"$got" && grep -q '^FAIL.*MBUS-DONE' <<<"$got"; then
+	ok "a real guest that panics is caught"
+else
+	notok "a real guest that panics is caught" "$got"
+fi
+got=$(cat "$T_TMP/guest-hang/boot/guest.verdict" 2>/dev/null)
+if grep -q '^FAIL.*timed out' <<<"$got"; then
+	ok "a real guest that hangs is caught"
+else
+	notok "a real guest that hangs is caught" "$got"
+fi
+exit 0
