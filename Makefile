@@ -15,10 +15,13 @@ MBUS_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/mbus-workspace
 export MBUS_CACHE
 
 .DEFAULT_GOAL := all
-.PHONY: all help deps tree apply check boot test clean clean-cache
+.PHONY: all help deps tree apply check boot render roundtrip maintainers send \
+	test clean clean-cache
 
-all: deps ## main job: check every revision patch by patch, then boot it
-	@ci/each-rev.sh check boot
+all: deps ## main job: check and boot every revision, render the postings
+	@ci/each-rev.sh check boot render roundtrip
+	@ci/maintainers.sh
+	@ci/where.sh
 
 help: ## list the targets
 	@echo "usage: make [TARGET] [REV=vN] [MBUS_CACHE=DIR]"
@@ -39,6 +42,18 @@ check: deps ## apply, then checkpatch/meta/build/kernel-doc each patch
 
 boot: deps ## boot base and revision in QEMU (vimc, vivid, KUnit) and judge
 	@ci/each-rev.sh apply boot
+
+render: deps ## render the postings into outgoing/vN (only what passed)
+	@ci/each-rev.sh render
+
+roundtrip: deps ## b4 am + git am of outgoing/vN give the checked tree
+	@ci/each-rev.sh roundtrip
+
+maintainers: deps ## regenerate MAINTAINERS-notes
+	@ci/maintainers.sh
+
+send: deps ## git send-email --dry-run; sends for real only with SEND=yes
+	@ci/each-rev.sh send
 
 test: deps ## the workspace's tests and the checks of every revision
 	@ci/test.sh

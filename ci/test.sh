@@ -1,7 +1,7 @@
 #!/bin/bash
-# The README's test command: the workspace's own tests (ci/tests/t-*.sh),
-# a lint of the workspace's scripts, then the checks of every revision, each
-# patch/check counted. Ends with "N passed, N failed"; exits non-zero
+# The README's test command: a lint of the workspace's scripts, the checks
+# and the boot of every revision (each patch/check counted), the pxa_camera
+# comparison, then the workspace's own tests (ci/tests/t-*.sh). Ends with "N passed, N failed"; exits non-zero
 # on any failure.
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -33,14 +33,6 @@ else
 	printf '%s\n' "$sc" | head -n 20
 	stage_end FAIL
 fi
-
-for t in "$MBUS_TOP"/ci/tests/t-*.sh; do
-	name=${t##*/}
-	stage_begin "tests: ${name%.sh}"
-	before=$fail
-	count < <(bash "$t" 2>&1)
-	if [ "$fail" -eq "$before" ]; then stage_end OK; else stage_end FAIL; fi
-done
 
 # The series itself: every check of every patch of every revision, and the
 # boot of every revision against the base.
@@ -82,6 +74,26 @@ for res in "$MBUS_RESULTS"/v*/; do
 	done
 done
 if [ "$fail" -eq 0 ]; then stage_end OK; else stage_end FAIL; fi
+
+# pxa_camera's conversion, in every revision that makes it.
+for rev in $(revisions); do
+	revision_has_patches "$rev" || continue
+	grep -q '^+++ b/drivers/media/platform/intel/pxa_camera.c' "$MBUS_SERIES_DIR/series-$rev"/*.patch || continue
+	if out=$("$MBUS_TOP/ci/pxa-compare.sh" "$rev" 2>&1); then
+		count <<<"ok - $rev pxa: $(cut -d' ' -f2- "$MBUS_RESULTS/$rev/pxa/pxa.verdict")"
+	else
+		count <<<"not ok - $rev pxa: $(echo "$out" | tail -n 1)"
+	fi
+done
+
+# The workspace's own tests (after the revisions: some use their kernels).
+for t in "$MBUS_TOP"/ci/tests/t-*.sh; do
+	name=${t##*/}
+	stage_begin "tests: ${name%.sh}"
+	before=$fail
+	count < <(bash "$t" 2>&1)
+	if [ "$fail" -eq "$before" ]; then stage_end OK; else stage_end FAIL; fi
+done
 
 echo "tests took $(($(date +%s) - t0)) s"
 echo "$pass passed, $fail failed"

@@ -1,0 +1,74 @@
+#!/bin/bash
+# Stage "roundtrip": what a maintainer does with a posting, offline. The
+# rendered mails of outgoing/REV become one mbox; b4 am -m makes it
+# am-ready; git am applies it onto the base commit; the resulting tree must
+# be the tree of the revision's branch from the check stage (same tree id).
+# With a previous revision rendered too, b4 diff -m between the two am-ready
+# mboxes is kept beside the postings (outgoing/b4-diff-vN-1-vN.txt).
+#
+# usage: roundtrip.sh REV
+# shellcheck source=ci/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+rev=${1:?usage: roundtrip.sh REV}
+[ "${MBUS_LOCKED:-}" ] || take_lock "$@"
+n=${rev#v}
+posted="$MBUS_TOP/outgoing/$rev"
+compgen -G "$posted/*.patch" >/dev/null || die "roundtrip $rev: outgoing/$rev has no postings (make render REV=$rev)"
+res="$MBUS_RESULTS/$rev/roundtrip"
+rm -rf "$res"
+mkdir -p "$res"
+stage_begin "roundtrip $rev"
+
+# b4 keeps its cache and reads its configuration from the home directory:
+# give it its own, so nothing of the user's (or the network) is involved.
+export HOME="$res/home" XDG_CACHE_HOME="$res/home/.cache" XDG_CONFIG_HOME="$res/home/.config"
+mkdir -p "$HOME"
+git config --global user.name "mbus-workspace maintainer"
+git config --global user.email maintainer@example.org
+
+cat "$posted"/*.patch >"$res/posted.mbx"
+if ! (cd "$MBUS_TREE" && b4 -n --offline-mode am -C -m "$res/posted.mbx" -o "$res" -n am) >"$res/b4-am.log" 2>&1; then
+	write_verdict "$res/roundtrip.verdict" FAIL "b4 am failed: $(tail -n 1 "$res/b4-am.log")"
+	stage_end FAIL "b4 am failed (see $res/b4-am.log)"
+	exit 1
+fi
+am="$res/am.mbx"
+[ -s "$am" ] || { write_verdict "$res/roundtrip.verdict" FAIL "b4 am made no am-ready mbox"; stage_end FAIL; exit 1; }
+# b4 invents no trailers: the am-ready patches carry what the postings carry.
+if grep -E '^(Reviewed|Acked|Tested)-by:' "$am" | grep -qvxF -f <(grep -hE '^(Reviewed|Acked|Tested)-by:' "$posted"/*.patch || true); then
+	write_verdict "$res/roundtrip.verdict" FAIL "b4 am added trailers that the postings do not have"
+	stage_end FAIL
+	exit 1
+fi
+
+base=$(base_commit)
+want=$(git -C "$MBUS_TREE" rev-parse "$MBUS_BRANCH_PREFIX$rev^{tree}")
+git -C "$MBUS_TREE" am --abort >/dev/null 2>&1 || true
+git -C "$MBUS_TREE" checkout -q --detach "$base"
+if ! git -C "$MBUS_TREE" am -q "$am" >"$res/git-am.log" 2>&1; then
+	git -C "$MBUS_TREE" am --abort >/dev/null 2>&1 || true
+	git -C "$MBUS_TREE" checkout -q --detach "$base"
+	write_verdict "$res/roundtrip.verdict" FAIL "git am of b4's mbox failed: $(head -n 1 "$res/git-am.log")"
+	stage_end FAIL "git am failed"
+	exit 1
+fi
+got=$(git -C "$MBUS_TREE" rev-parse "HEAD^{tree}")
+count=$(git -C "$MBUS_TREE" rev-list --count "$base..HEAD")
+git -C "$MBUS_TREE" checkout -q --detach "$base"
+if [ "$got" != "$want" ]; then
+	write_verdict "$res/roundtrip.verdict" FAIL "tree $got after git am, but the checked branch has $want"
+	stage_end FAIL "different tree"
+	exit 1
+fi
+
+if [ "$n" -gt 1 ] && compgen -G "$MBUS_TOP/outgoing/v$((n - 1))/*.patch" >/dev/null; then
+	prev="$MBUS_RESULTS/v$((n - 1))/roundtrip/am.mbx"
+	if [ -s "$prev" ]; then
+		(cd "$MBUS_TREE" && b4 -n --offline-mode diff -C -g "$MBUS_TREE" -m "$prev" "$am" \
+			-o "$MBUS_TOP/outgoing/b4-diff-v$((n - 1))-v$n.txt") >"$res/b4-diff.log" 2>&1 ||
+			die "roundtrip $rev: b4 diff failed: $(tail -n 1 "$res/b4-diff.log")"
+	fi
+fi
+write_verdict "$res/roundtrip.verdict" OK "$count patches: b4 am + git am give tree ${got:0:12}, the checked tree"
+stage_end OK "$count patches, tree ${got:0:12} = $MBUS_BRANCH_PREFIX$rev"
