@@ -16,7 +16,7 @@ export MBUS_CACHE
 
 .DEFAULT_GOAL := all
 .PHONY: all help deps tree apply check boot render roundtrip maintainers send \
-	test clean clean-cache
+	bench test clean clean-cache
 
 all: deps ## main job: check and boot every revision, render the postings
 	@ci/each-rev.sh check boot render roundtrip
@@ -54,6 +54,9 @@ maintainers: deps ## regenerate MAINTAINERS-notes
 
 send: deps ## git send-email --dry-run; sends for real only with SEND=yes
 	@ci/each-rev.sh send
+
+bench: deps ## the benchmark (not a test; an hour or more): ci/bench.sh
+	@ci/bench.sh
 
 test: deps ## the workspace's tests and the checks of every revision
 	@ci/test.sh

@@ -9,7 +9,7 @@ PACKAGES=(
 	linux-source-6.12 git git-email b4 sparse codespell ccache
 	make gcc libc6-dev bc bison flex libelf-dev libssl-dev perl python3
 	xz-utils kmod cpio busybox-static qemu-system-x86 v4l-utils
-	shellcheck util-linux
+	shellcheck util-linux time
 )
 
 missing=()
