@@ -41,9 +41,12 @@ boot_one() {
 		info "  $name: guest stage $(cat "$out/guest-seconds")s ($(cat "$out/console.log.accel"))"
 	fi
 	echo "$key" >"$out/key"
-	if "$MBUS_TOP/ci/judge.sh" "$out" ${basedir:+"$basedir"}; then
+	if "$MBUS_TOP/ci/judge.sh" "$out" ${basedir:+"$basedir"} &&
+		[ -f "$out/boot.verdict" ]; then
 		stage_end OK "guest $(cat "$out/guest-seconds")s; results in $out"
 	else
+		[ -f "$out/boot.verdict" ] ||
+			write_verdict "$out/boot.verdict" FAIL "the judge itself failed; see $out"
 		stage_end FAIL "$(cut -d' ' -f2- "$out/boot.verdict"); results in $out"
 	fi
 	if [ ! -f "$MBUS_STATE/boot-$key/done" ]; then
@@ -53,7 +56,7 @@ boot_one() {
 		rm -f "$MBUS_STATE/boot-$key"/*.verdict
 		touch "$MBUS_STATE/boot-$key/done"
 	fi
-	[ "$(cut -d' ' -f1 "$out/boot.verdict")" != FAIL ]
+	[ -f "$out/boot.verdict" ] && [ "$(cut -d' ' -f1 "$out/boot.verdict")" != FAIL ]
 }
 
 # The base, the reference: its failures are listed, never a revision's.

@@ -19,8 +19,10 @@
 . "$(dirname "$0")/lib.sh"
 
 dir=${1:?usage: judge.sh DIR [BASEDIR]} basedir=${2:-}
-log="$dir/console.log"
-[ -f "$log" ] || die "judge: $log missing"
+[ -f "$dir/console.log" ] || die "judge: $dir/console.log missing"
+# The console as read: without colour escapes and carriage returns.
+log="$dir/console.txt"
+sed -e 's/\x1b\[[0-9;]*m//g' -e 's/\r$//' "$dir/console.log" >"$log"
 tailof() { grep -v '^\s*$' "$log" | tail -n "${1:-15}" | sed 's/^/    | /'; }
 
 # The text between the markers of one guest step.
@@ -45,7 +47,7 @@ while read -r step; do
 	[ "$rc" = 0 ] || problems+=("guest step $step failed (rc ${rc:-none}): $(section "$step" | tail -n 1)")
 done < <(sed -n 's/^MBUS-BEGIN \(.*\)/\1/p' "$log")
 if [ "${#problems[@]}" -eq 0 ]; then
-	write_verdict "$dir/guest.verdict" OK "$(grep -c '^MBUS-END' "$log") steps ran to the end ($(cat "$log.accel" 2>/dev/null || echo '?'))"
+	write_verdict "$dir/guest.verdict" OK "$(grep -c '^MBUS-END' "$log") steps ran to the end ($(cat "$dir/console.log.accel" 2>/dev/null || echo "?"))"
 else
 	write_verdict "$dir/guest.verdict" FAIL "$(IFS=';'; echo "${problems[*]}")"
 	tailof 25 >"$dir/console.tail"
@@ -54,8 +56,32 @@ fi
 # --- console: splats anywhere in the kernel's output.
 grep -nE 'BUG:|WARNING:|KASAN:|UBSAN:|possible (circular|recursive) locking|INFO: (task|trying)|Call Trace:|unreferenced object 0x|Oops|Kernel panic|general protection fault' \
 	"$log" >"$dir/splats" || true
-if [ -s "$dir/splats" ]; then
-	write_verdict "$dir/console.verdict" FAIL "$(wc -l <"$dir/splats") splat line(s), first: $(head -n 1 "$dir/splats")"
+# Reports known from the base (ci/known-splats) are listed, not failed.
+: >"$dir/splats.known"
+: >"$dir/splats.new"
+while IFS= read -r hit; do
+	ln=${hit%%:*}
+	ctx=$(sed -n "$((ln > 3 ? ln - 3 : 1)),$((ln + 20))p" "$log")
+	known=""
+	while IFS='|' read -r name pats; do
+		case $name in '#'* | '') continue ;; esac
+		all=1
+		IFS='|' read -ra pa <<<"$pats"
+		for pat in "${pa[@]}"; do
+			grep -qE -- "$pat" <<<"$ctx" || { all=0; break; }
+		done
+		[ "$all" = 0 ] || { known=$name; break; }
+	done <"$MBUS_TOP/ci/known-splats"
+	if [ -n "$known" ]; then
+		echo "$known: $hit" >>"$dir/splats.known"
+	else
+		echo "$hit" >>"$dir/splats.new"
+	fi
+done <"$dir/splats"
+if [ -s "$dir/splats.new" ]; then
+	write_verdict "$dir/console.verdict" FAIL "$(wc -l <"$dir/splats.new") splat line(s), first: $(head -n 1 "$dir/splats.new")"
+elif [ -s "$dir/splats.known" ]; then
+	write_verdict "$dir/console.verdict" WARN "only reports known from the base (ci/known-splats): $(cut -d: -f1 "$dir/splats.known" | sort -u | tr '\n' ' ')"
 else
 	write_verdict "$dir/console.verdict" OK "no BUG/WARNING/KASAN/UBSAN/lockdep/Call Trace/kmemleak/Oops"
 fi
@@ -75,10 +101,10 @@ else
 fi
 
 # --- mbus: the guest test program's KTAP, parsed by the same tool.
-section mbus-test | grep -v '^mbus-test: ' >"$dir/mbus-test.log"
+{ section mbus-test | grep -v '^mbus-test: ' || true; } >"$dir/mbus-test.log"
 python3 "$MBUS_TREE/tools/testing/kunit/kunit.py" parse --json="$dir/mbus.json" \
 	"$dir/mbus-test.log" >"$dir/mbus.txt" 2>&1 || true
-sed -n 's/^ *not ok [0-9]* //p' "$dir/mbus-test.log" | grep -vx 'mbus-vimc' | sort -u >"$dir/mbus.failing" || true
+{ sed -n 's/^ *not ok [0-9]* //p' "$dir/mbus-test.log" | grep -vx 'mbus-vimc' || true; } | sort -u >"$dir/mbus.failing"
 msum=$(sed -n 's/^# mbus-vimc: //p' "$dir/mbus-test.log" | tail -n 1)
 nfail=$(wc -l <"$dir/mbus.failing")
 if [ -z "$msum" ]; then

@@ -11,7 +11,7 @@
 
 kernel=$1 initrd=$2 log=$3 limit=${4:-${MBUS_GUEST_TIMEOUT:-300}}
 append="console=ttyS0 panic=-1 oops=panic kunit.enable=1"
-append+=" kmemleak=on loglevel=4 ${MBUS_GUEST_APPEND:-}"
+append+=" kmemleak=on ${MBUS_GUEST_APPEND:-}"
 
 qemu() {
 	local accel=$1 t=$2 out=$3
@@ -39,6 +39,8 @@ fi
 
 rc=0
 qemu "$accel" "$limit" "$log" || rc=$?
+# The serial console ends its lines with CR LF.
+sed -i 's/\r$//' "$log"
 echo "$accel" >"$log.accel"
 case $rc in
 0) ;;

@@ -552,8 +552,9 @@ static int same(uint32_t a, uint32_t b)
 		return why("sizes %u and %u", x->size, y->size);
 	for (i = 0; i < x->size; i++)
 		if (x->buf[i] != y->buf[i])
-			return why("first difference at byte %u: 0x%02x 0x%02x",
-				   i, x->buf[i], y->buf[i]);
+			return why("first difference at byte %u: %02x %02x %02x %02x / %02x %02x %02x %02x",
+				   i, x->buf[i], x->buf[i + 1], x->buf[i + 2], x->buf[i + 3],
+				   y->buf[i], y->buf[i + 1], y->buf[i + 2], y->buf[i + 3]);
 	return 1;
 }
 
@@ -614,7 +615,36 @@ int main(void)
 	if (!result(sd_fd >= 0 && vid_fd >= 0, "open %s and %s", sensor.path,
 		    rawcap.path))
 		goto done;
-	xioctl(sd_fd, VIDIOC_S_CTRL, &ctrl);
+	/*
+	 * A deterministic pattern: every control of the sensor back to its
+	 * default (v4l2-compliance, run before, leaves them as it set them),
+	 * then the OSD text, with its clock, off.
+	 */
+	{
+		struct v4l2_queryctrl q = { .id = V4L2_CTRL_FLAG_NEXT_CTRL };
+		unsigned int nreset = 0;
+
+		while (!xioctl(sd_fd, VIDIOC_QUERYCTRL, &q)) {
+			struct v4l2_control c = { q.id, q.default_value };
+
+			if (!(q.flags & (V4L2_CTRL_FLAG_READ_ONLY |
+					 V4L2_CTRL_FLAG_DISABLED)) &&
+			    (q.type == V4L2_CTRL_TYPE_INTEGER ||
+			     q.type == V4L2_CTRL_TYPE_BOOLEAN ||
+			     q.type == V4L2_CTRL_TYPE_MENU)) {
+				if (xioctl(sd_fd, VIDIOC_S_CTRL, &c))
+					why("reset control 0x%x: %s", q.id,
+					    strerror(errno));
+				nreset++;
+			}
+			q.id |= V4L2_CTRL_FLAG_NEXT_CTRL;
+		}
+		if (xioctl(sd_fd, VIDIOC_S_CTRL, &ctrl))
+			why("VIDIOC_S_CTRL: %s", strerror(errno));
+		if (!nreset)
+			why("no control to reset");
+		result(!diag[0], "sensor controls at their defaults, OSD text off");
+	}
 
 	/* Negotiation on the sensor. */
 	result(enum_codes(), "sensor ENUM_MBUS_CODE lists its codes and ends with EINVAL");
@@ -687,6 +717,25 @@ int main(void)
 			why("%s", strerror(-ret));
 		result(!ret, "%s: stream %d frames through the raw capture",
 		       f->name, NFRAMES);
+	}
+
+	/* The pattern must be the same from one capture to the next. */
+	{
+		const struct shot *s1 = shot_of(MEDIA_BUS_FMT_SBGGR10_1X10);
+		uint8_t *buf = NULL;
+		uint32_t size = 0, k;
+		int ret = capture(MEDIA_BUS_FMT_SBGGR10_1X10, V4L2_PIX_FMT_SBGGR10,
+				  &buf, &size);
+
+		ok = !ret && s1 && size == s1->size && !memcmp(buf, s1->buf, size);
+		if (!ok && s1 && buf && size == s1->size) {
+			for (k = 0; k < size && buf[k] == s1->buf[k]; k++)
+				;
+			why("first difference at byte %u of %u (line %u)", k, size,
+			    k / (CAP_W * 2));
+		}
+		result(ok, "SBGGR10_1X10 twice: the same buffer");
+		free(buf);
 	}
 
 	/* What the captured bytes must be. */

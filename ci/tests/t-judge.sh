@@ -84,6 +84,12 @@ verdict_is kasan console FAIL 'KASAN: slab-out-of-bounds'
 judge_fixture ubsan '/MBUS-BEGIN kmemleak/i [   12.3] UBSAN: shift-out-of-bounds in drivers/media/test-drivers/vimc/vimc-common.c:120:13'
 verdict_is ubsan console FAIL 'UBSAN: shift-out-of-bounds'
 
+judge_fixture knownsplat '/MBUS-BEGIN kmemleak/i schedule_timeout: wrong timeout value ffffffffffffffff\nCall Trace:\n <TASK>\n vivid_thread_sdr_cap+0xa2d/0xac2 [vivid]\n </TASK>'
+verdict_is knownsplat console WARN 'vivid-sdr-schedule-timeout'
+
+judge_fixture unknowntrace '/MBUS-BEGIN kmemleak/i Call Trace:\n <TASK>\n vimc_streamer_thread+0x12/0x40 [vimc]\n </TASK>'
+verdict_is unknowntrace console FAIL 'Call Trace'
+
 judge_fixture leak '/kmemleak scan done/i unreferenced object 0xffff888004c1e000 (size 64):'
 verdict_is leak console FAIL 'unreferenced object'
 
