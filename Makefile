@@ -15,11 +15,11 @@ MBUS_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/mbus-workspace
 export MBUS_CACHE
 
 .DEFAULT_GOAL := all
-.PHONY: all help deps tree apply check boot render roundtrip maintainers send \
+.PHONY: all help deps tree apply check boot kunit render roundtrip maintainers send \
 	bench test clean clean-cache
 
 all: deps ## main job: check and boot every revision, render the postings
-	@ci/each-rev.sh check boot render roundtrip
+	@ci/each-rev.sh check boot kunit render roundtrip
 	@ci/maintainers.sh
 	@ci/where.sh
 
@@ -42,6 +42,9 @@ check: deps ## apply, then checkpatch/meta/build/kernel-doc each patch
 
 boot: deps ## boot base and revision in QEMU (vimc, vivid, KUnit) and judge
 	@ci/each-rev.sh apply boot
+
+kunit: deps ## kunit.py run --arch=x86_64 of the suites a revision adds
+	@ci/each-rev.sh apply kunit
 
 render: deps ## render the postings into outgoing/vN (only what passed)
 	@ci/each-rev.sh render

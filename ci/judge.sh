@@ -46,8 +46,12 @@ while read -r step; do
 	rc=$(step_rc "$step")
 	[ "$rc" = 0 ] || problems+=("guest step $step failed (rc ${rc:-none}): $(section "$step" | tail -n 1)")
 done < <(sed -n 's/^MBUS-BEGIN \(.*\)/\1/p' "$log")
+# Seconds per guest step, the slowest first: where the guest's time goes.
+sed -n 's/^MBUS-END \([^ ]*\) rc=[0-9]* seconds=\([0-9]*\)$/\2 \1/p' "$log" |
+	sort -rn >"$dir/step-seconds"
+slowest=$(head -n 3 "$dir/step-seconds" | awk '{ printf "%s%s %ss", sep, $2, $1; sep = ", " }')
 if [ "${#problems[@]}" -eq 0 ]; then
-	write_verdict "$dir/guest.verdict" OK "$(grep -c '^MBUS-END' "$log") steps ran to the end ($(cat "$dir/console.log.accel" 2>/dev/null || echo "?"))"
+	write_verdict "$dir/guest.verdict" OK "$(grep -c '^MBUS-END' "$log") steps ran to the end ($(cat "$dir/console.log.accel" 2>/dev/null || echo "?")${slowest:+; slowest: $slowest})"
 else
 	write_verdict "$dir/guest.verdict" FAIL "$(IFS=';'; echo "${problems[*]}")"
 	tailof 25 >"$dir/console.tail"

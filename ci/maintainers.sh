@@ -43,8 +43,10 @@ TXT
 		files=$(cat "$MBUS_SERIES_DIR/series-$rev"/*.patch |
 			sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' | sort -u)
 		for f in $files; do
+			# A file the series adds is looked up by its directory.
 			target=$f
-			[ -e "$MBUS_TREE/$f" ] || target=$(dirname "$f")
+			git -C "$MBUS_TREE" cat-file -e "$base:$f" 2>/dev/null ||
+				target=$(dirname "$f")
 			printf '  %s\n' "$f"
 			gm --sections -f "$target" 2>/dev/null | grep -E '^[A-Z].*|^\s*[MRL]:' |
 				sed 's/^/      /'

@@ -1,0 +1,55 @@
+#!/bin/bash
+# Stage "kunit": the revision's KUnit suites under the kernel's own
+# tools/testing/kunit/kunit.py run --arch=x86_64 with their .kunitconfig
+# (in QEMU, through kunit.py's own x86_64 set-up), for every .kunitconfig
+# that the revision adds. The boot stage runs the same suites in its guest.
+# Results are reused while the revision's commit is unchanged.
+#
+# usage: kunit.sh REV       (results in $MBUS_RESULTS/REV/kunit/)
+# shellcheck source=ci/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+rev=${1:?usage: kunit.sh REV}
+[ "${MBUS_LOCKED:-}" ] || take_lock "$@"
+tip=$(git -C "$MBUS_TREE" rev-parse --verify -q "$MBUS_BRANCH_PREFIX$rev") ||
+	die "kunit $rev: no branch $MBUS_BRANCH_PREFIX$rev (run make apply REV=$rev)"
+base=$(base_commit)
+mapfile -t configs < <(git -C "$MBUS_TREE" diff --name-only --diff-filter=A "$base" "$tip" -- '*.kunitconfig')
+out="$MBUS_RESULTS/$rev/kunit"
+rm -rf "$out"
+mkdir -p "$out"
+if [ "${#configs[@]}" -eq 0 ]; then
+	write_verdict "$out/kunit.verdict" OK "the revision adds no KUnit suite"
+	exit 0
+fi
+stage_begin "kunit $rev"
+git -C "$MBUS_TREE" checkout -q --detach "$tip"
+failed=0
+for c in "${configs[@]}"; do
+	dir=$(dirname "$c")
+	key="$MBUS_STATE/kunit-$tip-$(echo "$dir" | tr / _)"
+	if [ ! -f "$key/done" ]; then
+		rm -rf "$key"
+		mkdir -p "$key"
+		(cd "$MBUS_TREE" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
+			--kunitconfig="$dir" --build_dir="$MBUS_CACHE/kunit-build" \
+			--jobs="$JOBS" --make_options CC="ccache gcc" --timeout=300) \
+			>"$key/kunit.log" 2>&1 && echo 0 >"$key/rc" || echo $? >"$key/rc"
+		touch "$key/done"
+	fi
+	cp "$key/kunit.log" "$out/$(echo "$dir" | tr / _).log"
+	sum=$(sed 's/\x1b\[[0-9;]*m//g' "$key/kunit.log" | grep -E 'Testing complete\. Ran [0-9]+ tests' | tail -n 1) || true
+	if [ "$(cat "$key/rc")" = 0 ] && [ -n "$sum" ]; then
+		info "  $rev kunit $dir: ${sum#*Testing complete. }"
+	else
+		info "  $rev kunit $dir: FAIL ${sum:-no results} (see $out)"
+		failed=$((failed + 1))
+	fi
+done
+if [ "$failed" -gt 0 ]; then
+	write_verdict "$out/kunit.verdict" FAIL "$failed kunit.py run(s) failed"
+	stage_end FAIL "$failed kunit.py run(s) failed"
+	exit 1
+fi
+write_verdict "$out/kunit.verdict" OK "kunit.py run passes for ${configs[*]}"
+stage_end OK "${#configs[@]} kunitconfig(s)"
