@@ -33,8 +33,8 @@ stage_begin "render $rev"
 
 # --- the gate
 [ -f "$cover" ] || die "render $rev: cover-letter/$rev missing (the cover letter of the revision)"
-if grep -nE 'EDITME|\*\*\* (SUBJECT|BLURB) HERE|XXX|TODO' "$cover" >/dev/null; then
-	die "render $rev: cover-letter/$rev still has placeholder text: $(grep -nE 'EDITME|\*\*\* (SUBJECT|BLURB) HERE|XXX|TODO' "$cover" | head -n 1)"
+if grep -nE 'EDITME|\*\*\* (SUBJECT|BLURB) HERE|XXX' "$cover" >/dev/null; then
+	die "render $rev: cover-letter/$rev still has placeholder text: $(grep -nE 'EDITME|\*\*\* (SUBJECT|BLURB) HERE|XXX' "$cover" | head -n 1)"
 fi
 inputs=$(input_hash "$rev")
 refuse=()

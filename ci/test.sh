@@ -37,7 +37,7 @@ fi
 # The series itself: every check of every patch of every revision, and the
 # boot of every revision against the base.
 stage_begin "tests: revisions"
-"$MBUS_TOP/ci/each-rev.sh" check boot kunit
+"$MBUS_TOP/ci/each-rev.sh" check boot
 for chk in guest console kunit mbus; do
 	v="$MBUS_RESULTS/base/boot/$chk.verdict"
 	if [ ! -f "$v" ]; then
@@ -61,16 +61,13 @@ for res in "$MBUS_RESULTS"/v*/; do
 			count <<<"not ok - $rev boot $chk: no verdict (the boot stage did not finish)"
 		fi
 	done
-	[ -f "$res/kunit/kunit.verdict" ] ||
-		count <<<"not ok - $rev kunit.py: no verdict (the kunit stage did not finish)"
-	for v in "$res"/[0-9][0-9][0-9][0-9]/*.verdict "$res"/boot/{guest,console,kunit,mbus,compliance}.verdict "$res"/kunit/kunit.verdict; do
+	for v in "$res"/[0-9][0-9][0-9][0-9]/*.verdict "$res"/boot/{guest,console,kunit,mbus,compliance}.verdict; do
 		[ -f "$v" ] || continue
 		read -r verdict reason <"$v"
 		p=${v%/*}
 		chk=${v##*/}
 		case ${p##*/} in
 		boot) line="$rev boot ${chk%.verdict}: $verdict $reason" ;;
-		kunit) line="$rev kunit.py run: $verdict $reason" ;;
 		*) line="$rev patch ${p##*/} ${chk%.verdict}: $verdict $reason" ;;
 		esac
 		if [ "$verdict" = FAIL ]; then count <<<"not ok - $line"; else count <<<"ok - $line"; fi
