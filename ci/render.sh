@@ -91,7 +91,7 @@ mapfile -t mails < <(ls "$tmp"/*.patch)
 all_to=() all_cc=()
 recipients() {   # patch -> "to|cc" lines
 	(cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
-		--no-rolestats --roles --separator '\n' "$1") |
+		--roles "$1") |
 		awk '/\(maintainer:/ { sub(/ \(.*/, ""); print "to|" $0; next }
 		     /\(reviewer:/ { sub(/ \(.*/, ""); print "cc|" $0; next }
 		     /\(open list\)$/ { sub(/ \(.*/, ""); print "cc|" $0; next }
@@ -125,8 +125,14 @@ done
 for m in "${mails[@]}"; do
 	to=$(grep '^to|' "$m.rcpt" | cut -d'|' -f2 | awk '!s[$0]++' | paste -sd, | sed 's/,/, /g')
 	cc=$(grep '^cc|' "$m.rcpt" | cut -d'|' -f2 | awk '!s[$0]++' | grep -vxF -f <(grep '^to|' "$m.rcpt" | cut -d'|' -f2) | paste -sd, | sed 's/,/, /g' || true)
+	# The Subject is unfolded: b4 0.12 (Debian 12) fails on a folded one
+	# ("Header values may not contain linefeed"); one line of up to 998
+	# characters is valid mail.
 	awk -v to="$to" -v cc="$cc" -v lastdate="$lastdate" -v cover="$([ "$m" = "${mails[0]}" ] && echo 1)" '
+		!hdr && insubj && /^[ \t]/ { sub(/^[ \t]+/, " "); subj = subj $0; next }
+		!hdr && insubj { print subj; insubj = 0 }
 		!done && /^Subject: / { print "To: " to; if (cc != "") print "Cc: " cc; done = 1 }
+		!hdr && /^Subject: / { subj = $0; insubj = 1; next }
 		cover && !hdr && /^Date: / { print "Date: " lastdate; next }
 		/^$/ { hdr = 1 }
 		{ print }' "$m" >"$m.new"
