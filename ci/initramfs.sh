@@ -54,7 +54,8 @@ trap 'rm -f "$spec"' EXIT
 	done
 } >"$spec"
 
-key=$( { cat "$spec"; awk '$1 == "file" { print $3 }' "$spec" | xargs cat; } |
+# Keyed by the contents, not by where the workspace is checked out.
+key=$( { sed "s|$MBUS_TOP|@TOP@|g" "$spec"; awk '$1 == "file" { print $3 }' "$spec" | xargs cat; } |
 	sha256sum | cut -c1-16)
 img="$gdir/initramfs-$key.cpio"
 if [ ! -f "$img" ]; then

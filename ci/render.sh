@@ -80,8 +80,19 @@ email=${email%%>*}
 GIT_COMMITTER_NAME="${from% <*}" GIT_COMMITTER_EMAIL=$email \
 	git -C "$tree" format-patch -q "${args[@]}" "$base..post/$rev" >/dev/null
 
-# A person's identity replaces the project's in From and Signed-off-by.
+# A person's identity replaces the project's in From and Signed-off-by: the
+# person becomes the author, so format-patch's in-body From: line of the
+# project identity goes too.
 if [ "$from" != "$project_from" ]; then
+	for m in "$tmp"/*.patch; do
+		awk -v pf="From: $project_from" '
+			body == 1 && $0 == pf { body = 2; next }
+			body == 2 && /^$/ { body = 3; next }
+			body == 1 || body == 2 { body = 3 }
+			!body && /^$/ { body = 1 }
+			{ print }' "$m" >"$m.new"
+		mv "$m.new" "$m"
+	done
 	sed -i "s|^Signed-off-by: $project_from\$|Signed-off-by: $from|" "$tmp"/*.patch
 fi
 

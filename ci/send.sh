@@ -19,7 +19,7 @@ log="$MBUS_RESULTS/$rev/send-dry-run.log"
 mkdir -p "${log%/*}"
 # A dry run needs no SMTP server: --smtp-server=/bin/true is never called.
 if ! git send-email --dry-run --confirm=never --quiet --no-validate \
-	--suppress-cc=all --smtp-server=/bin/true --to-cmd= --cc-cmd= \
+	--suppress-cc=all --smtp-server=/bin/true \
 	"${mails[@]}" </dev/null >"$log" 2>&1; then
 	stage_end FAIL "git send-email --dry-run refused the postings (see $log)"
 	exit 1

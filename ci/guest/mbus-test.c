@@ -541,32 +541,40 @@ static int padding_zero(uint32_t code)
 	return 1;
 }
 
+/* The captures of two codes, of the same size. */
+static int pair(uint32_t a, uint32_t b, const struct shot **x,
+		const struct shot **y)
+{
+	*x = shot_of(a);
+	*y = shot_of(b);
+	if (!*x || !*y)
+		return why("no capture of both");
+	if ((*x)->size != (*y)->size)
+		return why("sizes %u and %u", (*x)->size, (*y)->size);
+	return 1;
+}
+
 static int same(uint32_t a, uint32_t b)
 {
-	const struct shot *x = shot_of(a), *y = shot_of(b);
+	const struct shot *x, *y;
 	uint32_t i;
 
-	if (!x || !y)
-		return why("no capture of both");
-	if (x->size != y->size)
-		return why("sizes %u and %u", x->size, y->size);
+	if (!pair(a, b, &x, &y))
+		return 0;
 	for (i = 0; i < x->size; i++)
 		if (x->buf[i] != y->buf[i])
-			return why("first difference at byte %u: %02x %02x %02x %02x / %02x %02x %02x %02x",
-				   i, x->buf[i], x->buf[i + 1], x->buf[i + 2], x->buf[i + 3],
-				   y->buf[i], y->buf[i + 1], y->buf[i + 2], y->buf[i + 3]);
+			return why("first difference at byte %u: 0x%02x, 0x%02x",
+				   i, x->buf[i], y->buf[i]);
 	return 1;
 }
 
 static int swapped16(uint32_t a, uint32_t b)
 {
-	const struct shot *x = shot_of(a), *y = shot_of(b);
+	const struct shot *x, *y;
 	uint32_t i;
 
-	if (!x || !y)
-		return why("no capture of both");
-	if (x->size != y->size)
-		return why("sizes %u and %u", x->size, y->size);
+	if (!pair(a, b, &x, &y))
+		return 0;
 	for (i = 0; i + 1 < x->size; i += 2)
 		if (x->buf[i] != y->buf[i + 1] || x->buf[i + 1] != y->buf[i])
 			return why("not byte-swapped at byte %u", i);
@@ -576,15 +584,12 @@ static int swapped16(uint32_t a, uint32_t b)
 /* YUYV: Y0 U Y1 V; map to the positions of the other orders. */
 static int yuv_order(uint32_t code, const int pos[4])
 {
-	const struct shot *x = shot_of(MEDIA_BUS_FMT_YUYV8_2X8);
-	const struct shot *y = shot_of(code);
+	const struct shot *x, *y;
 	uint32_t i;
 	int k;
 
-	if (!x || !y)
-		return why("no capture of both");
-	if (x->size != y->size)
-		return why("sizes %u and %u", x->size, y->size);
+	if (!pair(MEDIA_BUS_FMT_YUYV8_2X8, code, &x, &y))
+		return 0;
 	for (i = 0; i + 3 < x->size; i += 4)
 		for (k = 0; k < 4; k++)
 			if (x->buf[i + k] != y->buf[i + pos[k]])

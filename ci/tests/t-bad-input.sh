@@ -16,7 +16,9 @@ expect_fail "REV of a wrong form is refused" "REV=banana: a revision is named vN
 
 mkdir -p "$T_TMP/series/series-v1"
 expect_fail "an empty revision is refused" "series-v1/: empty revision" \
-	ws ci/each-rev.sh check
+	ws env REV=v1 ci/each-rev.sh check
+expect_fail "with every revision empty, nothing is checked and that is an error" \
+	"no revision has patches yet" ws ci/each-rev.sh check
 
 # A real patch plus a stray file.
 c1=$(fixture_commit "$base" "media: vimc: fixture: comment" -- \
