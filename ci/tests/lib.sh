@@ -9,6 +9,9 @@ MBUS_CACHE=${MBUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mbus-workspace}
 export MBUS_CACHE
 T_TREE=$MBUS_CACHE/linux
 T_TMP=$(mktemp -d /tmp/mbus-test.XXXXXX)
+# Fixtures differ from run to run, so that no earlier run's cached results
+# stand in for the ones a test expects to be made.
+T_NONCE="$(date +%s.%N)-$$"
 trap 'rm -rf "$T_TMP"' EXIT
 
 ok() { echo "ok - $1"; }
@@ -56,7 +59,7 @@ fixture_commit() {
 	rm -f "$idx"
 	local msg="$subject
 
-Fixture made by the workspace's tests."
+Fixture made by the workspace's tests (run $T_NONCE)."
 	[ "$signoff" = no ] || msg="$msg
 
 Signed-off-by: mbus-workspace tests <tests@mbus-workspace.invalid>"
