@@ -79,6 +79,13 @@ if [ -n "$newest" ]; then
 	fi
 fi
 
+# The round trips rewrote outgoing/b4-diff-*: to the same bytes.
+if d=$(git -C "$T_TOP" status --porcelain -- outgoing) && [ -z "$d" ]; then
+	ok "the round trips leave outgoing/ as committed (b4 diff is stable)"
+else
+	notok "the round trips leave outgoing/ as committed (b4 diff is stable)" "$d"
+fi
+
 # MAINTAINERS-notes is what the generator gives now.
 if ci/maintainers.sh "$T_TMP/MAINTAINERS-notes" >/dev/null 2>&1 && diff -q MAINTAINERS-notes "$T_TMP/MAINTAINERS-notes" >/dev/null; then
 	ok "MAINTAINERS-notes is in sync with its generator"
