@@ -8,7 +8,7 @@
 #   b  the same again, nothing changed
 #   c  again, after a one-line change in the last patch of the newest revision
 #   d  again, after a one-line change in its first patch
-#   e  the guest stage alone, per revision (from the results of a)
+#   e  the guest stage alone (QEMU and the guest tests), base and each revision
 #   f  the anchor: tools/testing/kunit/kunit.py run --arch=x86_64 from the
 #      same base tree, into its own build directory, cold
 #   g  a plain cold build of the workspace's test configuration (no W=1/C=1,
@@ -33,52 +33,107 @@ git clone -q "$MBUS_TOP" "$ws"
 results="$bench/bench.txt"
 : >"$results"
 
-# measure NAME CMD...: one row.
+# measure NAME DISKDIR CMD...: one row. DISKDIR is what the row's caches
+# occupy afterwards. A line of progress every minute for long rows.
 measure() {
-	local name=$1 t
-	shift
+	local name=$1 dir=$2 t pid
+	shift 2
 	t="$bench/$name.time"
 	stage_begin "bench $name"
-	local wall cpu rss disk rc=0
-	/usr/bin/time -v -o "$t" "$@" >"$bench/$name.log" 2>&1 || rc=$?
+	local wall cpu rss disk rc=0 t0=$SECONDS
+	/usr/bin/time -v -o "$t" "$@" >"$bench/$name.log" 2>&1 &
+	pid=$!
+	while ! wait_up_to 60 "$pid"; do
+		info "  bench $name: $(((SECONDS - t0) / 60)) min; last: $(grep -E '^(==>|<==)' "$bench/$name.log" | tail -n 1 | cut -c1-100)"
+	done
+	wait "$pid" || rc=$?
 	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$t" |
 		awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
 	cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$t")
 	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$t")
-	disk=$(du -sm "$MBUS_CACHE" 2>/dev/null | cut -f1)
-	printf '%-3s %9.1f %9.1f %9d %9s  %s%s\n' "$name" "$wall" "$cpu" "$((rss / 1024))" \
+	disk=$(du -sm "$dir" 2>/dev/null | cut -f1)
+	printf '%-6s %8.1f %8.1f %8d %9s  %s%s\n' "$name" "${wall:-0}" "${cpu:-0}" "$((${rss:-0} / 1024))" \
 		"${disk:-0}" "$*" "$([ "$rc" -eq 0 ] || echo " (FAILED: exit $rc)")" >>"$results"
 	if [ "$rc" -eq 0 ]; then stage_end OK "wall ${wall}s"; else stage_end FAIL "exit $rc; see $bench/$name.log"; fi
 }
 
-printf '%-3s %9s %9s %9s %9s  %s\n' "" "wall s" "cpu s" "peak MB" "cache MB" "command" >>"$results"
-measure a make -C "$ws"
-measure b make -C "$ws"
+# wait_up_to SECONDS PID: true once PID has ended, false after SECONDS.
+wait_up_to() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		kill -0 "$2" 2>/dev/null || return 0
+		sleep 1
+	done
+	! kill -0 "$2" 2>/dev/null
+}
+
+# slowest STAGE-LOG: the five slowest stages of a row, from its '<==' lines.
+slowest() {
+	grep '^<== ' "$1" | sed -E 's/^<== (.*[^ ]) +(OK|WARN|FAIL) +([0-9.]+)s.*/\3 \1/' |
+		sort -rn | head -n 5 | awk '{ printf "       %8.1f s  %s\n", $1, substr($0, index($0, " ") + 1) }'
+}
+
+printf '%-6s %8s %8s %8s %9s  %s\n' "" "wall s" "cpu s" "peak MB" "cache MB" "command" >>"$results"
+# t: extraction of the tree, so that a starts from an extracted tree and an
+# empty ccache, like f.
+measure t "$MBUS_CACHE" make -C "$ws" tree
+measure a "$MBUS_CACHE" make -C "$ws"
+measure b "$MBUS_CACHE" make -C "$ws"
 newest=$(cd "$ws" && ls -d series-v* | sort -V | tail -n 1)
 last=$(ls "$ws/$newest"/*.patch | tail -n 1)
 first=$(ls "$ws/$newest"/*.patch | head -n 1)
-# A one-line change: a comment word in an added line.
-sed -i '0,/^+.*\/\* /s//&bench: /' "$last"
-measure c make -C "$ws"
-sed -i '0,/^+.*\/\* /s//&bench: /' "$first"
-measure d make -C "$ws"
-for r in "$MBUS_CACHE"/results/v*/boot/guest-seconds; do
-	[ -f "$r" ] || continue
-	rev=${r%/boot/guest-seconds}
-	printf '%-3s %9s %9s %9s %9s  %s\n' e "$(cat "$r")" - - - "guest stage of ${rev##*/} (from a)" >>"$results"
+# A one-line change: a word in an added C comment that no patch of the
+# revision uses as context (so the series still applies).
+onechange() {
+	local f=$1 line n
+	while IFS= read -r line; do
+		grep -qxF " ${line#+}" "$(dirname "$f")"/*.patch && continue
+		n=$(grep -nxF -m1 -- "$line" "$f" | cut -d: -f1)
+		sed -i "${n}s|/\\* |/* bench: |" "$f"
+		info "  bench: changed $(basename "$f") line $n: $(sed -n "${n}p" "$f" | cut -c1-90)"
+		return 0
+	done < <(grep -E '^\+.*/\* [A-Za-z]' "$f")
+	die "bench: no comment line of $f to change"
+}
+onechange "$last"
+measure c "$MBUS_CACHE" make -C "$ws"
+onechange "$first"
+measure d "$MBUS_CACHE" make -C "$ws"
+# e: the guest stage alone (QEMU with the guest tests, the kernel and image
+# already built), for the base and every revision's tip.
+for ref in mbus-base $(cd "$ws" && ls -d series-v* | sort -V | sed 's,^series-,rev/,'); do
+	kdir=$(cd "$ws" && ci/kernel.sh "$ref") || die "bench e: no kernel for $ref"
+	img=$(cd "$ws" && ci/initramfs.sh "$kdir") || die "bench e: no guest image for $kdir"
+	name=e-${ref##*/}
+	measure "$name" "$MBUS_CACHE" bash -c "'$ws/ci/qemu.sh' '$kdir/bzImage' '$img' '$bench/$name.console' &&
+		grep -q MBUS-DONE '$bench/$name.console' && ! grep -q MBUS-HOST '$bench/$name.console'"
 done
-measure f python3 "$MBUS_CACHE/linux/tools/testing/kunit/kunit.py" run --arch=x86_64 \
-	--build_dir="$bench/kunit" --jobs="$JOBS"
+git -C "$MBUS_CACHE/linux" checkout -q --detach mbus-base
+measure f "$bench/kunit" python3 "$MBUS_CACHE/linux/tools/testing/kunit/kunit.py" run \
+	--arch=x86_64 --build_dir="$bench/kunit" --jobs="$JOBS"
+# g: the boot kernel's configuration at the base, without ccache, W=1 or C=1.
 plain="$bench/plain"
-measure g bash -c "'$MBUS_TOP/ci/config.sh' '$plain' '$MBUS_TOP/ci/kernel.config' && make -C '$MBUS_CACHE/linux' O='$plain' ARCH=x86_64 -j$JOBS -s bzImage modules"
+measure g "$plain" bash -c "'$ws/ci/config.sh' '$plain' '$ws/ci/kernel.config' '$ws/ci/debug.config' &&
+	make -C '$MBUS_CACHE/linux' O='$plain' ARCH=x86_64 -j$JOBS -s bzImage modules"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 col() { awk -v n="$1" '$1 == n { print $2; exit }' "$results"; }
-{
+summary=$({
 	echo
 	echo "a/f = $(ratio "$(col a)" "$(col f)")   (target <= 2.0)"
-	echo "b/a = $(ratio "$(col b)" "$(col a)")   (b target <= 15 s)"
-	echo "c/a = $(ratio "$(col c)" "$(col a)")   (c target <= 60 s)"
-	echo "machine: $(nproc) cores, $(date -u +%F)"
-} >>"$results"
+	echo "b/a = $(ratio "$(col b)" "$(col a)")   (b = $(col b) s; target <= 15 s)"
+	echo "c/a = $(ratio "$(col c)" "$(col a)")   (c = $(col c) s; target <= 60 s)"
+	awk '$1 ~ /^e-/ { print $1 }' "$results" | while read -r e; do
+		echo "$e = $(col "$e") s   (target <= 60 s per revision)"
+	done
+	echo
+	for r in a c d; do
+		echo "slowest stages of $r:"
+		slowest "$bench/$r.log"
+	done
+	echo
+	echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/ { print $2 }') GiB," \
+		"$(grep -qw -e vmx -e svm /proc/cpuinfo && [ -w /dev/kvm ] && echo "KVM possible" || echo "no KVM (TCG)"), $(date -u +%F)"
+})
+echo "$summary" >>"$results"
 cat "$results"
