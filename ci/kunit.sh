@@ -18,11 +18,12 @@ mapfile -t configs < <(git -C "$MBUS_TREE" diff --name-only --diff-filter=A "$ba
 out="$MBUS_RESULTS/$rev/kunit"
 rm -rf "$out"
 mkdir -p "$out"
+stage_begin "kunit $rev"
 if [ "${#configs[@]}" -eq 0 ]; then
 	write_verdict "$out/kunit.verdict" OK "the revision adds no KUnit suite"
+	stage_end OK "the revision adds no .kunitconfig"
 	exit 0
 fi
-stage_begin "kunit $rev"
 git -C "$MBUS_TREE" checkout -q --detach "$tip"
 failed=0
 for c in "${configs[@]}"; do

@@ -11,6 +11,7 @@
 
 outfile=${1:-$MBUS_TOP/MAINTAINERS-notes}
 base=$(base_commit)
+stage_begin "maintainers"
 gm() {
 	(cd "$MBUS_TREE" && perl scripts/get_maintainer.pl --no-git \
 		--no-git-fallback "$@")
@@ -53,4 +54,4 @@ TXT
 		done
 	done
 } >"$outfile"
-echo "MAINTAINERS-notes: $(grep -c '^  [a-zA-Z]' "$outfile") file entries"
+stage_end OK "$(grep -c '^  [a-zA-Z]' "$outfile") file entries in ${outfile#"$MBUS_TOP"/}"
