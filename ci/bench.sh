@@ -113,7 +113,7 @@ measure f "$bench/kunit" python3 "$MBUS_CACHE/linux/tools/testing/kunit/kunit.py
 	--arch=x86_64 --build_dir="$bench/kunit" --jobs="$JOBS"
 # g: the boot kernel's configuration at the base, without ccache, W=1 or C=1.
 plain="$bench/plain"
-measure g "$plain" bash -c "'$ws/ci/config.sh' '$plain' '$ws/ci/kernel.config' '$ws/ci/debug.config' &&
+measure g "$plain" env MBUS_STATE="$plain.state" bash -c "'$ws/ci/config.sh' '$plain' '$ws/ci/kernel.config' '$ws/ci/debug.config' &&
 	make -C '$MBUS_CACHE/linux' O='$plain' ARCH=x86_64 -j$JOBS -s bzImage modules"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }

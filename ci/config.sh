@@ -1,8 +1,11 @@
 #!/bin/bash
 # Stage "config": make a kernel's .config in an object directory from
 # tinyconfig and config fragments, with the kernel's merge_config.sh, and check
-# that every option the fragments ask for was granted. Done again only when a
-# fragment or the base changes.
+# that every option the fragments ask for was granted. Made again only for
+# fragments, Kconfig files and a compiler it has not seen: the .config of
+# each such set is kept in $MBUS_STATE and put back when the set comes back
+# (the check and boot builds go back and forth between revisions whose
+# Kconfig files differ).
 #
 # usage: config.sh [OBJDIR [FRAGMENT...]]   (default: the check build,
 #                                            ci/kernel.config)
@@ -20,12 +23,21 @@ done
 mkdir -p "$obj"
 # Made again when a fragment or a Kconfig file of the checked-out tree
 # changes: a patch that adds an option the fragments ask for gets it.
-key="$(hash_files "${frags[@]}") $(git -C "$MBUS_TREE" ls-files -s -- '*Kconfig*' \
-	'kernel/configs/*' 'arch/x86/configs/*' | sha256sum | cut -c1-16)"
+key="$(hash_files "${frags[@]}")-$( {
+	git -C "$MBUS_TREE" ls-files -s -- '*Kconfig*' 'kernel/configs/*' 'arch/x86/configs/*'
+	gcc --version | head -n 1
+} | sha256sum | cut -c1-16)"
 if [ -f "$obj/.config" ] && [ "$(cat "$obj/.mbus-config-key" 2>/dev/null)" = "$key" ]; then
 	exit 0
 fi
 stage_begin "config ${obj##*/}"
+kept="$MBUS_STATE/config-$key"
+if [ -f "$kept/done" ]; then
+	cmp -s "$kept/.config" "$obj/.config" || cp "$kept/.config" "$obj/.config"
+	echo "$key" >"$obj/.mbus-config-key"
+	stage_end OK "$(cat "$kept/summary") (kept from an earlier run)"
+	exit 0
+fi
 log="$obj/config.log"
 # (A subshell on the left of || runs without errexit: chain with &&.)
 (
@@ -52,4 +64,10 @@ if [ -n "$missing" ]; then
 	exit 1
 fi
 echo "$key" >"$obj/.mbus-config-key"
-stage_end OK "$(grep -c '=[ym]$' "$obj/.config") options set${absent:+; not in this tree yet: ${absent[*]}}"
+summary="$(grep -c '=[ym]$' "$obj/.config") options set${absent:+; not in this tree yet: ${absent[*]}}"
+rm -rf "$kept"
+mkdir -p "$kept"
+cp "$obj/.config" "$kept/.config"
+echo "$summary" >"$kept/summary"
+touch "$kept/done"
+stage_end OK "$summary"
