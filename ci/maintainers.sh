@@ -12,6 +12,20 @@
 outfile=${1:-$MBUS_TOP/MAINTAINERS-notes}
 base=$(base_commit)
 stage_begin "maintainers"
+revs=$(revisions)
+# The notes of the same base, patches and generator are kept and reused.
+kept="$MBUS_STATE/maintainers-$( {
+	echo "$base" "$revs"
+	cat "$MBUS_TOP/ci/maintainers.sh"
+	for rev in $revs; do
+		cat "$MBUS_SERIES_DIR/series-$rev"/*.patch 2>/dev/null || true
+	done
+} | sha256sum | cut -c1-16)"
+if [ -f "$kept/done" ]; then
+	cp "$kept/notes" "$outfile"
+	stage_end OK "$(grep -c '^  [a-zA-Z]' "$outfile") file entries in ${outfile#"$MBUS_TOP"/} (kept from an earlier run)"
+	exit 0
+fi
 gm() {
 	(cd "$MBUS_TREE" && perl scripts/get_maintainer.pl --no-git \
 		--no-git-fallback "$@")
@@ -33,7 +47,7 @@ Each patch goes to the people of the files it touches; the cover letter
 goes to all of them.
 TXT
 	printf 'Base: %s\n' "$(git -C "$MBUS_TREE" log -1 --format='%h %s' "$base")"
-	for rev in $(revisions); do
+	for rev in $revs; do
 		revision_has_patches "$rev" || continue
 		printf '\n\n%s\n%s\n' "Revision $rev" "-----------"
 		for p in "$MBUS_SERIES_DIR/series-$rev"/*.patch; do
@@ -54,4 +68,8 @@ TXT
 		done
 	done
 } >"$outfile"
+rm -rf "$kept"
+mkdir -p "$kept"
+cp "$outfile" "$kept/notes"
+touch "$kept/done"
 stage_end OK "$(grep -c '^  [a-zA-Z]' "$outfile") file entries in ${outfile#"$MBUS_TOP"/}"
