@@ -23,10 +23,37 @@ all: deps ## main job: check and boot every revision, render the postings
 	@ci/maintainers.sh
 	@ci/where.sh
 
-help: ## list the targets
-	@echo "usage: make [TARGET] [REV=vN] [MBUS_CACHE=DIR]"
+help: ## list the targets and the environment variables a user may set
+	@echo "usage: make [TARGET] [VARIABLE=VALUE...]"
+	@echo "targets:"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
 		sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 16
+	@echo "variables:"
+	@sed -n 's/^#var \([A-Z_]*\) *\(.*\)/  \1\t\2/p' $(MAKEFILE_LIST) | expand -t 22
+
+# The environment variables a user may set (make help prints these lines):
+#var REV               one revision (vN) for every target; default: all, in order
+#var MBUS_CACHE        the cache outside the repository (default ~/.cache/mbus-workspace)
+#var XDG_CACHE_HOME    where the default cache lives
+#var MBUS_FROM         'Name <address>': author, Signed-off-by and From of the postings
+#var SEND              yes: make send sends for real (only then)
+#var JOBS              parallel make jobs (default: nproc)
+#var KERNEL_TARBALL    the linux-source tarball (default /usr/src/linux-source-6.12.tar.xz)
+#var KERNEL_PKG        its Debian package (default linux-source-6.12)
+#var CODESPELL_DICT    codespell's dictionary for checkpatch
+#var MBUS_KVM          auto (default: KVM only if a probe boot works) or no
+#var MBUS_GUEST_TIMEOUT  seconds a guest may run (default 300)
+#var MBUS_GUEST_APPEND extra kernel command line of the guest
+#var CCACHE_DIR        ccache's directory (default: in the cache)
+#var BENCH_DIR         the benchmark's scratch directory (default /var/tmp/mbus-bench)
+#var MBUS_TREE         the base tree (default: MBUS_CACHE/linux)
+#var MBUS_BUILD        the check build's object directory (MBUS_CACHE/build)
+#var MBUS_BOOT_BUILD   the boot kernels' object directory (MBUS_CACHE/build-boot)
+#var MBUS_RESULTS      the results (MBUS_CACHE/results)
+#var MBUS_STATE        the kept results, by key (MBUS_CACHE/state)
+#var MBUS_SERIES_DIR   where series-v*/ are (the tests point it at fixtures)
+#var MBUS_BRANCH_PREFIX  prefix of the per-revision branches (default rev/)
+#var MBUS_GUEST_INIT   the guest's init (the tests boot fixture inits)
 
 deps: ## install the Debian packages the workspace uses (as root)
 	@ci/deps.sh

@@ -15,8 +15,8 @@ base=$(base_commit)
 stage_begin "apply $rev"
 
 git -C "$MBUS_TREE" am --abort >/dev/null 2>&1 || true
-git -C "$MBUS_TREE" checkout -q --detach "$base" ||
-	die "base tree $MBUS_TREE: cannot check out the base commit (local changes? run 'make tree-reset')"
+tree_checkout "$base"
+inputs=$(input_hash "$rev")
 
 log="$MBUS_RESULTS/$rev/apply.log"
 mkdir -p "${log%/*}"
@@ -31,12 +31,12 @@ for p in "${patches[@]}"; do
 		# git am prints "error: patch failed: FILE:LINE" for the hunk.
 		where=$(grep -E '^error: (patch failed|.*: does not exist in index|.*: already exists)' "$log" | head -n 3 | tr '\n' ' ')
 		git -C "$MBUS_TREE" am --abort >/dev/null 2>&1 || true
-		git -C "$MBUS_TREE" checkout -q --detach "$base"
-		write_verdict "$MBUS_RESULTS/$rev/apply.verdict" FAIL "${p##*/} does not apply"
+		tree_checkout "$base"
+		verdict_write "$MBUS_RESULTS/$rev/apply.verdict" FAIL "$inputs" "${p##*/} does not apply"
 		stage_end FAIL "series-$rev/${p##*/} does not apply: ${where:-see $log}"
 		exit 1
 	fi
 done
 git -C "$MBUS_TREE" branch -f -q "$MBUS_BRANCH_PREFIX$rev" HEAD
-write_verdict "$MBUS_RESULTS/$rev/apply.verdict" OK "$n patches on $(git -C "$MBUS_TREE" rev-parse --short=12 "$base")"
+verdict_write "$MBUS_RESULTS/$rev/apply.verdict" OK "$inputs" "$n patches on $(git -C "$MBUS_TREE" rev-parse --short=12 "$base")"
 stage_end OK "$n patches, branch $MBUS_BRANCH_PREFIX$rev at $(git -C "$MBUS_TREE" rev-parse --short=12 HEAD)"

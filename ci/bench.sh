@@ -41,12 +41,14 @@ measure() {
 	t="$bench/$name.time"
 	stage_begin "bench $name"
 	local wall cpu rss disk rc=0 t0=$SECONDS
+	rm -f "$MBUS_CACHE/results/stage-times"
 	/usr/bin/time -v -o "$t" "$@" >"$bench/$name.log" 2>&1 &
 	pid=$!
 	while ! wait_up_to 60 "$pid"; do
 		info "  bench $name: $(((SECONDS - t0) / 60)) min; last: $(grep -E '^(==>|<==)' "$bench/$name.log" | tail -n 1 | cut -c1-100)"
 	done
 	wait "$pid" || rc=$?
+	cp "$MBUS_CACHE/results/stage-times" "$bench/$name.stage-times" 2>/dev/null || true
 	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$t" |
 		awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
 	cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$t")
@@ -67,10 +69,11 @@ wait_up_to() {
 	! kill -0 "$2" 2>/dev/null
 }
 
-# slowest STAGE-LOG: the five slowest stages of a row, from its '<==' lines.
+# slowest ROW: the five slowest stages of a row, from the stage times that
+# stage_end records (kept per row beside its log).
 slowest() {
-	grep '^<== ' "$1" | sed -E 's/^<== (.*[^ ]) +(OK|WARN|FAIL) +([0-9.]+)s.*/\3 \1/' |
-		sort -rn | head -n 5 | awk '{ printf "       %8.1f s  %s\n", $1, substr($0, index($0, " ") + 1) }'
+	sort -t"$(printf '\t')" -k1,1 -rn "$bench/$1.stage-times" 2>/dev/null | head -n 5 |
+		awk -F'\t' '{ printf "       %8.1f s  %s (%s)\n", $1, $3, $2 }'
 }
 
 printf '%-6s %8s %8s %8s %9s  %s\n' "" "wall s" "cpu s" "peak MB" "cache MB" "command" >>"$results"
@@ -129,7 +132,7 @@ summary=$({
 	echo
 	for r in a c d; do
 		echo "slowest stages of $r:"
-		slowest "$bench/$r.log"
+		slowest "$r"
 	done
 	echo
 	echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/ { print $2 }') GiB," \

@@ -1,8 +1,13 @@
 #!/bin/bash
 # Stage "boot": boot the revision's kernel in QEMU with vimc and vivid, run
-# the guest tests, and judge the console against the unpatched base booted
-# with the same guest image and scripts. The base is booted first (once per
-# set of inputs); results of unchanged inputs are reused.
+# the guest tests, and judge the console (ci/judge.py) against the unpatched
+# base booted with the same guest image and scripts. The base is booted
+# first; a guest run and its verdicts are kept under the key of their
+# inputs (the kernel, the image, the boot scripts, and for a revision the
+# base's run) and reused while those are unchanged.
+#
+# Every verdict in <name>/boot/ records boot_inputs <name>; boot.verdict
+# sums up the BOOT_CHECKS of ci/checks.
 #
 # usage: boot.sh REV      (results in $MBUS_RESULTS/REV/boot and .../base/boot)
 # shellcheck source=ci/lib.sh
@@ -10,53 +15,54 @@
 
 rev=${1:?usage: boot.sh REV}
 [ "${MBUS_LOCKED:-}" ] || take_lock "$@"
+revision_patches "$rev" >/dev/null
 base=$(base_commit)
-scripts=$(hash_files "$MBUS_TOP"/ci/{lib,boot,kernel,initramfs,qemu,judge}.sh \
-	"$MBUS_TOP"/ci/guest/* "$MBUS_TOP/ci/kernel.config" "$MBUS_TOP/ci/debug.config")
 
-# boot_one NAME COMMIT [BASEDIR]: kernel, image, guest run, verdict.
+# boot_one NAME COMMIT [BASEDIR]: kernel, image, guest run, verdicts.
 boot_one() {
-	local name=$1 commit=$2 basedir=${3:-} kdir img key out t0
+	local name=$1 commit=$2 basedir=${3:-} kdir img key out inputs t0 chk v r failed=0
 	out="$MBUS_RESULTS/$name/boot"
+	inputs=$(boot_inputs "$name")
 	stage_begin "boot $name"
-	kdir=$("$MBUS_TOP/ci/kernel.sh" "$commit") || {
-		mkdir -p "$out"
-		write_verdict "$out/boot.verdict" FAIL "the kernel does not build"
-		stage_end FAIL "the kernel of $name does not build"
-		return 1
-	}
-	img=$("$MBUS_TOP/ci/initramfs.sh" "$kdir")
-	key=$(printf '%s\n' "$commit" "$kdir" "$img" "$scripts" \
-		"$(cat "$basedir/key" 2>/dev/null)" | sha256sum | cut -c1-16)
 	rm -rf "$out"
 	mkdir -p "$out"
-	if [ -f "$MBUS_STATE/boot-$key/done" ]; then
-		cp -a "$MBUS_STATE/boot-$key/." "$out/"
-		info "  $name: guest results of identical inputs reused (guest took $(cat "$out/guest-seconds")s)"
+	if ! kdir=$("$MBUS_TOP/ci/kernel.sh" "$commit"); then
+		verdict_write "$out/boot.verdict" FAIL "$inputs" "the kernel does not build"
+		stage_end FAIL "the kernel of $name does not build"
+		return 1
+	fi
+	img=$("$MBUS_TOP/ci/initramfs.sh" "$kdir")
+	key=$(cache_key "$0" "$inputs" "$kdir" "$img" "$(cat "$basedir/key" 2>/dev/null)")
+	if cache_get boot "$key" "$out"; then
+		info "  $name: guest run and verdicts of identical inputs reused (guest took $(cat "$out/guest-seconds")s)"
 	else
+		cp "$kdir/.config" "$out/kernel.config"
 		info "  $name: booting $(basename "$img") under QEMU"
 		t0=$(date +%s)
 		"$MBUS_TOP/ci/qemu.sh" "$kdir/bzImage" "$img" "$out/console.log"
 		echo $(($(date +%s) - t0)) >"$out/guest-seconds"
 		info "  $name: guest stage $(cat "$out/guest-seconds")s ($(cat "$out/console.log.accel"))"
+		if [ -n "$basedir" ]; then
+			"$MBUS_TOP/ci/judge.sh" "$out" "$inputs" "$basedir" "$(boot_inputs base)" "$base" "$commit"
+		else
+			"$MBUS_TOP/ci/judge.sh" "$out" "$inputs"
+		fi
+		echo "$key" >"$out/key"
+		cache_put boot "$key" "$out"
 	fi
-	echo "$key" >"$out/key"
-	if "$MBUS_TOP/ci/judge.sh" "$out" ${basedir:+"$basedir"} &&
-		[ -f "$out/boot.verdict" ]; then
-		stage_end OK "guest $(cat "$out/guest-seconds")s; results in $out"
-	else
-		[ -f "$out/boot.verdict" ] ||
-			write_verdict "$out/boot.verdict" FAIL "the judge itself failed; see $out"
-		stage_end FAIL "$(cut -d' ' -f2- "$out/boot.verdict"); results in $out"
+	for chk in "${BOOT_CHECKS[@]}"; do
+		read -r v r < <(verdict_read "$out/$chk.verdict" "$inputs")
+		printf '  %-4s boot %-10s %-4s %s\n' "$name" "$chk" "$v" "$r"
+		verdict_passes "$v" || failed=$((failed + 1))
+	done
+	[ ! -f "$out/console.tail" ] || { echo "    console tail:"; cat "$out/console.tail"; }
+	if [ "$failed" -gt 0 ]; then
+		verdict_write "$out/boot.verdict" FAIL "$inputs" "$failed failing boot check(s)"
+		stage_end FAIL "$failed failing boot check(s); results in $out"
+		return 1
 	fi
-	if [ ! -f "$MBUS_STATE/boot-$key/done" ]; then
-		rm -rf "${MBUS_STATE:?}/boot-$key"
-		mkdir -p "$MBUS_STATE/boot-$key"
-		cp -a "$out/." "$MBUS_STATE/boot-$key/"
-		rm -f "$MBUS_STATE/boot-$key"/*.verdict
-		touch "$MBUS_STATE/boot-$key/done"
-	fi
-	[ -f "$out/boot.verdict" ] && [ "$(cut -d' ' -f1 "$out/boot.verdict")" != FAIL ]
+	verdict_write "$out/boot.verdict" OK "$inputs" "all boot checks pass"
+	stage_end OK "guest $(cat "$out/guest-seconds")s; results in $out"
 }
 
 # The base, the reference: its failures are listed, never a revision's.
@@ -65,7 +71,6 @@ if ! boot_one base "$base"; then
 fi
 tip=$(git -C "$MBUS_TREE" rev-parse --verify -q "$MBUS_BRANCH_PREFIX$rev") ||
 	die "boot $rev: no branch $MBUS_BRANCH_PREFIX$rev (run make apply REV=$rev)"
-rc=0
-boot_one "$rev" "$tip" "$MBUS_RESULTS/base/boot" || rc=$?
-input_hash "$rev" >"$MBUS_RESULTS/$rev/boot.inputs"
-exit "$rc"
+[ "$(verdict_read "$MBUS_RESULTS/$rev/apply.verdict" "$(input_hash "$rev")" | cut -d' ' -f1)" = OK ] ||
+	die "boot $rev: branch $MBUS_BRANCH_PREFIX$rev is not of the current patches (run make apply REV=$rev)"
+boot_one "$rev" "$tip" "$MBUS_RESULTS/base/boot"

@@ -1,24 +1,37 @@
 #!/bin/bash
-# Check "build": an incremental build of the test configuration with W=1 and
-# sparse (C=1) in the shared object directory, whatever is checked out in the
-# base tree. Warnings are compared as messages (file and text, without line
-# numbers), never as counts: the check fails if the build fails or if this
-# build printed a warning that is not in the set known before the patch.
+# Check "build": an incremental build of COMMIT in the test configuration
+# with W=1 and sparse (C=1) in the shared object directory. The files the
+# patch touches are touched again first, so that every object that depends
+# on them is rebuilt (and its warnings printed) whatever the object
+# directory last built: another revision, or a run killed midway.
+# Warnings are compared as messages (file and text, without line numbers),
+# never as counts: the check fails if the build fails, if this build printed
+# a warning that is not in the set known before the patch, or if the
+# .config the build ended with lost an option ci/kernel.config asks for.
 #
-# usage: build.sh BEFORE AFTER OUTDIR
+# usage: build.sh COMMIT BEFORE AFTER OUTDIR [FILE...]
 #   BEFORE  file of known warnings (the state before this patch)
 #   AFTER   file to write: BEFORE plus this build's warnings
+#   FILE    the files the patch touches
 #   With BEFORE "-": a reference build (the base); it records, never fails
 #   on warnings.
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-before=$1 after=$2 out=$3
+commit=$1 before=$2 after=$3 out=$4
+shift 4
 log="$out/build.log"
-"$MBUS_TOP/ci/config.sh"
+frag="$MBUS_TOP/ci/kernel.config"
+"$MBUS_TOP/ci/config.sh" "$commit" "$MBUS_BUILD" "$frag"
+tree_checkout "$commit"
+for f in "$@"; do
+	[ ! -f "$MBUS_TREE/$f" ] || touch "$MBUS_TREE/$f"
+done
 rc=0
 make -C "$MBUS_TREE" O="$MBUS_BUILD" ARCH=x86_64 CC="ccache gcc" \
 	W=1 C=1 -j"$JOBS" -s bzImage modules >"$log" 2>&1 || rc=$?
+lost=""
+[ "$rc" -ne 0 ] || lost=$("$MBUS_TOP/ci/config.sh" --validate "$commit" "$MBUS_BUILD" "$frag" 2>&1) || true
 
 # file:line:col: warning: text  ->  file: warning: text
 normalize_warnings() {
@@ -31,11 +44,14 @@ normalize_warnings "$log" >"$out/build.warnings"
 
 if [ "$before" = - ]; then
 	cp "$out/build.warnings" "$after"
-	if [ "$rc" -ne 0 ]; then
-		write_verdict "$out/build.verdict" FAIL "reference build failed (rc $rc): $(grep -m1 -E 'error' "$log" || true)"
+	if [ -n "$lost" ]; then
+		verdict_write "$out/build.verdict" FAIL "${MBUS_INPUTS:?}" "$lost"
+		exit 1
+	elif [ "$rc" -ne 0 ]; then
+		verdict_write "$out/build.verdict" FAIL "${MBUS_INPUTS:?}" "reference build failed (rc $rc): $(grep -m1 -E 'error' "$log" || true)"
 		exit 1
 	fi
-	write_verdict "$out/build.verdict" OK "reference: $(wc -l <"$after") known warnings"
+	verdict_write "$out/build.verdict" OK "${MBUS_INPUTS:?}" "reference: $(wc -l <"$after") known warnings"
 	exit 0
 fi
 
@@ -43,9 +59,11 @@ comm -13 "$before" "$out/build.warnings" >"$out/build.new-warnings"
 sort -u "$before" "$out/build.warnings" >"$after"
 nnew=$(wc -l <"$out/build.new-warnings")
 if [ "$rc" -ne 0 ]; then
-	write_verdict "$out/build.verdict" FAIL "build failed (rc $rc): $(grep -m1 -E '(error|Error)' "$log" || tail -n 1 "$log")"
+	verdict_write "$out/build.verdict" FAIL "${MBUS_INPUTS:?}" "build failed (rc $rc): $(grep -m1 -E '(error|Error)' "$log" || tail -n 1 "$log")"
+elif [ -n "$lost" ]; then
+	verdict_write "$out/build.verdict" FAIL "${MBUS_INPUTS:?}" "$lost"
 elif [ "$nnew" -gt 0 ]; then
-	write_verdict "$out/build.verdict" FAIL "$nnew new W=1/sparse warning(s): $(head -n 1 "$out/build.new-warnings")"
+	verdict_write "$out/build.verdict" FAIL "${MBUS_INPUTS:?}" "$nnew new W=1/sparse warning(s): $(head -n 1 "$out/build.new-warnings")"
 else
-	write_verdict "$out/build.verdict" OK "builds; no new W=1/sparse warnings"
+	verdict_write "$out/build.verdict" OK "${MBUS_INPUTS:?}" "builds; no new W=1/sparse warnings"
 fi

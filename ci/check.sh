@@ -3,10 +3,11 @@
 # applied in order and checked before the next: checkpatch, meta, build
 # (W=1 C=1, new warnings against the state before the patch), kernel-doc.
 #
-# Results of a patch are cached under $MBUS_STATE keyed by the base, the
-# checks themselves and the contents of that patch and every patch before
-# it: an unchanged revision is not rebuilt, and after an edit only the
-# edited patch and those after it are checked again.
+# The checks are those of ci/checks (PATCH_CHECKS). Results of a patch are
+# cached keyed by its inputs (patch_inputs: the base, the toolchain, the
+# checks' scripts, the contents of that patch and every patch before it):
+# an unchanged revision is not rebuilt, and after an edit only the edited
+# patch and those after it are checked again.
 #
 # usage: check.sh REV       (results in $MBUS_RESULTS/REV/)
 # shellcheck source=ci/lib.sh
@@ -14,7 +15,6 @@
 
 rev=${1:?usage: check.sh REV}
 [ "${MBUS_LOCKED:-}" ] || take_lock "$@"
-CHECKS="checkpatch meta build kernel-doc"
 
 mapfile -t patches < <(revision_patches "$rev")
 [ "${#patches[@]}" -gt 0 ] || exit 1
@@ -29,86 +29,85 @@ base=$(base_commit)
 mapfile -t commits < <(git -C "$MBUS_TREE" rev-list --reverse "$base..$MBUS_BRANCH_PREFIX$rev")
 n=${#patches[@]}
 [ "${#commits[@]}" -eq "$n" ] || die "check $rev: $n patches gave ${#commits[@]} commits"
+frag="$MBUS_TOP/ci/kernel.config"
 
 # The state before the first patch: the warnings of a full reference build
 # of the base, made once per base, configuration (the .config it gives) and
 # toolchain. It starts from an empty object directory, so that every file is
 # compiled and checked.
-git -C "$MBUS_TREE" checkout -q --detach "$base"
-"$MBUS_TOP/ci/config.sh"
-ref=$(printf '%s\n' "$base" "$(gcc --version | head -n 1)" "$(sparse --version 2>&1)" \
-	"$(hash_files "$MBUS_TOP/ci/build.sh" "$MBUS_BUILD/.config")" |
-	sha256sum | cut -c1-16)
-if [ ! -f "$MBUS_STATE/$ref/done" ]; then
+"$MBUS_TOP/ci/config.sh" "$base" "$MBUS_BUILD" "$frag"
+ref=$(cache_key "$MBUS_TOP/ci/build.sh" "$base" "$(hash_files "$MBUS_BUILD/.config")")
+if ! cache_has reference "$ref"; then
 	info "check $rev: full reference build of the base $(git -C "$MBUS_TREE" rev-parse --short=12 "$base") (W=1 C=1; cold: about 10 minutes on 2 cores)"
-	rm -rf "${MBUS_STATE:?}/$ref" "${MBUS_BUILD:?}"
-	mkdir -p "$MBUS_STATE/$ref"
-	git -C "$MBUS_TREE" checkout -q --detach "$base"
-	if ! "$MBUS_TOP/ci/build.sh" - "$MBUS_STATE/$ref/warnings" "$MBUS_STATE/$ref"; then
-		cat "$MBUS_STATE/$ref/build.verdict"
-		die "the base does not build: see $MBUS_STATE/$ref/build.log"
+	refout=$(mktemp -d)
+	rm -rf "${MBUS_BUILD:?}"
+	if ! MBUS_INPUTS=$ref "$MBUS_TOP/ci/build.sh" "$base" - "$refout/warnings" "$refout"; then
+		cp -a "$refout" "$res/reference"
+		rm -rf "$refout"
+		die "the base does not build: $(verdict_read "$res/reference/build.verdict"); see $res/reference/build.log"
 	fi
-	touch "$MBUS_STATE/$ref/done"
+	cache_put reference "$ref" "$refout"
+	rm -rf "$refout"
 fi
-cp "$MBUS_STATE/$ref/warnings" "$res/base.warnings"
+cache_get reference "$ref" "$res/reference"
+cp "$res/reference/warnings" "$res/base.warnings"
 info "check $rev: the base has $(wc -l <"$res/base.warnings") known W=1/sparse warnings"
 
-# The checks themselves are part of every patch's key: a changed check
-# re-checks everything.
-checks_hash=$(hash_files "$MBUS_TOP"/ci/{lib,checkpatch,meta,kerneldoc,check}.sh "$MBUS_TOP/ci/upstream-commits")
-key=$ref
 # run_check NAME CMD...: a check that dies still leaves a FAIL verdict.
 run_check() {
 	local name=$1 rc=0
 	shift
 	"$@" || rc=$?
 	[ -s "$out/$name.verdict" ] ||
-		write_verdict "$out/$name.verdict" FAIL "the check itself failed (exit $rc); see $out"
+		verdict_write "$out/$name.verdict" FAIL "$MBUS_INPUTS" "the check itself failed (exit $rc); see $out"
 }
 
+# Each patch's results are kept under the key of its inputs (patch_inputs:
+# the base, the toolchain, the checks' scripts, this patch and every one
+# before it), with the reference build's key.
 failed=0 cached=0
+prevwarn="$res/base.warnings"
 for i in $(seq 1 "$n"); do
 	p=${patches[$((i - 1))]}
 	c=${commits[$((i - 1))]}
-	prev=$key
-	key=$(printf '%s\n' "$prev" "$checks_hash" "$rev" "$i/$n" "$(sha256sum <"$p")" | sha256sum | cut -c1-16)
+	MBUS_INPUTS=$(patch_inputs "$rev" "$i")
+	export MBUS_INPUTS
+	key=$(cache_key "$0" "$MBUS_INPUTS" "$ref")
 	out="$res/$(printf %04d "$i")"
+	rm -rf "$out"
 	mkdir -p "$out"
-	if [ -f "$MBUS_STATE/$key/done" ]; then
-		cp -a "$MBUS_STATE/$key/." "$out/"
+	if cache_get patch "$key" "$out"; then
 		note=" (cached)"
 		cached=$((cached + 1))
 	else
 		note=""
-		rm -f "$out"/*
 		mapfile -t files < <(git -C "$MBUS_TREE" diff --name-only "$c~1" "$c")
-		git -C "$MBUS_TREE" checkout -q --detach "$c~1"
+		tree_checkout "$c~1"
 		"$MBUS_TOP/ci/kerneldoc.sh" before "$out" "${files[@]}" || true
-		git -C "$MBUS_TREE" checkout -q --detach "$c"
+		tree_checkout "$c"
 		run_check checkpatch "$MBUS_TOP/ci/checkpatch.sh" "$p" "$out"
 		run_check meta "$MBUS_TOP/ci/meta.sh" "$rev" "$i" "$n" "$p" "$out"
 		info "  $rev $i/$n building (W=1 C=1) ..."
-		run_check build "$MBUS_TOP/ci/build.sh" "$MBUS_STATE/$prev/warnings" "$out/warnings" "$out"
-		[ -f "$out/warnings" ] || cp "$MBUS_STATE/$prev/warnings" "$out/warnings"
+		run_check build "$MBUS_TOP/ci/build.sh" "$c" "$prevwarn" "$out/warnings" "$out" "${files[@]}"
+		[ -f "$out/warnings" ] || cp "$prevwarn" "$out/warnings"
+		tree_checkout "$c"
 		run_check kernel-doc "$MBUS_TOP/ci/kerneldoc.sh" after "$out" "${files[@]}"
-		rm -rf "${MBUS_STATE:?}/$key"
-		mkdir -p "$MBUS_STATE/$key"
-		cp -a "$out/." "$MBUS_STATE/$key/"
-		touch "$MBUS_STATE/$key/done"
+		cache_put patch "$key" "$out"
 	fi
-	for chk in $CHECKS; do
-		read -r verdict reason <"$out/$chk.verdict"
+	prevwarn="$out/warnings"
+	for chk in "${PATCH_CHECKS[@]}"; do
+		read -r verdict reason < <(verdict_read "$out/$chk.verdict" "$MBUS_INPUTS")
 		printf '  %-4s %-28.28s %-10s %-4s %s%s\n' "$rev" "$i/$n ${p##*/}" \
 			"$chk" "$verdict" "$reason" "$note"
-		[ "$verdict" != FAIL ] || failed=$((failed + 1))
+		verdict_passes "$verdict" || failed=$((failed + 1))
 	done
 done
 
-input_hash "$rev" >"$res/check.inputs"
+MBUS_INPUTS=$(rev_inputs "$rev")
 if [ "$failed" -gt 0 ]; then
-	write_verdict "$res/check.verdict" FAIL "$failed failing check(s) in $n patches"
+	verdict_write "$res/check.verdict" FAIL "$MBUS_INPUTS" "$failed failing check(s) in $n patches"
 	stage_end FAIL "$failed failing check(s); logs in $res"
 	exit 1
 fi
-write_verdict "$res/check.verdict" OK "$n patches, all checks pass"
-stage_end OK "$n patches x 4 checks, $cached cached; logs in $res"
+verdict_write "$res/check.verdict" OK "$MBUS_INPUTS" "$n patches, all checks pass"
+stage_end OK "$n patches x ${#PATCH_CHECKS[@]} checks, $cached cached; logs in $res"

@@ -56,14 +56,14 @@ done < <(awk '/^diff --git / { a = $3; b = $4; sub(/^a\//, "", a); sub(/^b\//, "
 
 total=$(grep -E '^total: [0-9]+ errors, [0-9]+ warnings, [0-9]+ checks' "$out/checkpatch.log" | tail -n 1)
 if [ -z "$total" ]; then
-	write_verdict "$out/checkpatch.verdict" FAIL "checkpatch.pl gave no summary (rc $rc)"
+	verdict_write "$out/checkpatch.verdict" FAIL "${MBUS_INPUTS:?}" "checkpatch.pl gave no summary (rc $rc)"
 elif [ "${#uncovered[@]}" -gt 0 ]; then
-	write_verdict "$out/checkpatch.verdict" FAIL "MAINTAINERS needs updating: no section with a maintainer and a list covers ${uncovered[*]}"
+	verdict_write "$out/checkpatch.verdict" FAIL "${MBUS_INPUTS:?}" "MAINTAINERS needs updating: no section with a maintainer and a list covers ${uncovered[*]}"
 elif [ "${#bad[@]}" -gt 0 ]; then
-	write_verdict "$out/checkpatch.verdict" FAIL "cites commits not in ci/upstream-commits: ${bad[*]}"
+	verdict_write "$out/checkpatch.verdict" FAIL "${MBUS_INPUTS:?}" "cites commits not in ci/upstream-commits: ${bad[*]}"
 elif [[ $total =~ ^total:\ 0\ errors,\ 0\ warnings,\ 0\ checks ]] && [ "$rc" -eq 0 ]; then
-	write_verdict "$out/checkpatch.verdict" OK "0 errors, 0 warnings, 0 checks; $ncited cited commit(s) verified$([ "$nfiles" -eq 0 ] || echo "; $nfiles added/deleted file(s) covered by MAINTAINERS")"
+	verdict_write "$out/checkpatch.verdict" OK "${MBUS_INPUTS:?}" "0 errors, 0 warnings, 0 checks; $ncited cited commit(s) verified$([ "$nfiles" -eq 0 ] || echo "; $nfiles added/deleted file(s) covered by MAINTAINERS")"
 else
 	first=$(grep -m1 -E '^[^:]+:[0-9]+: (ERROR|WARNING|CHECK):' "$out/checkpatch.log" || true)
-	write_verdict "$out/checkpatch.verdict" FAIL "${total#total: }${first:+; first: $first}"
+	verdict_write "$out/checkpatch.verdict" FAIL "${MBUS_INPUTS:?}" "${total#total: }${first:+; first: $first}"
 fi

@@ -1,43 +1,94 @@
 #!/bin/bash
-# Stage "config": make a kernel's .config in an object directory from
-# tinyconfig and config fragments, with the kernel's merge_config.sh, and check
-# that every option the fragments ask for was granted. Made again only for
-# fragments, Kconfig files and a compiler it has not seen: the .config of
-# each such set is kept in $MBUS_STATE and put back when the set comes back
-# (the check and boot builds go back and forth between revisions whose
-# Kconfig files differ).
+# Stage "config": the .config of one commit in one object directory, from
+# tinyconfig and config fragments, with the kernel's merge_config.sh; and
+# the check, after every kernel build, that the .config the build ended with
+# still has every option the fragments ask for (as kunit_tool's
+# validate_config does): a Kconfig change can silently drop an option.
 #
-# usage: config.sh [OBJDIR [FRAGMENT...]]   (default: the check build,
-#                                            ci/kernel.config)
+# The commit is an argument: the stage checks it out itself and keys the
+# .config on that commit's Kconfig files, never on whatever another stage
+# left checked out. The .config of each set of fragments, Kconfig files and
+# compiler is kept in the cache and put back when the set comes back.
+#
+# usage: config.sh COMMIT OBJDIR FRAGMENT...
+#        config.sh --validate COMMIT OBJDIR FRAGMENT...
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-obj=${1:-$MBUS_BUILD}
-shift || true
+mode=configure
+if [ "${1:-}" = --validate ]; then
+	mode=validate
+	shift
+fi
+[ $# -ge 3 ] || die "usage: config.sh [--validate] COMMIT OBJDIR FRAGMENT..."
+commit=$(git -C "$MBUS_TREE" rev-parse --verify -q "$1^{commit}") ||
+	die "config: no commit $1 in $MBUS_TREE"
+obj=$2
+shift 2
 frags=()
 for f in "$@"; do
 	[ -f "$f" ] || die "config: fragment $f: no such file"
 	frags+=("$(realpath "$f")")
 done
-[ "${#frags[@]}" -gt 0 ] || frags=("$MBUS_TOP/ci/kernel.config")
+
+# validate_config: every CONFIG_X=V the fragments ask for is in the .config,
+# and every '# CONFIG_X is not set' is unset, unless the commit's Kconfig
+# files do not define X at all (the series' own options, before the patch
+# that adds them). Prints what is missing.
+# The symbols the commit's Kconfig files define (read once, when needed).
+syms=""
+trap 'rm -f "$syms"' EXIT
+defined() {
+	if [ -z "$syms" ]; then
+		syms=$(mktemp)
+		git -C "$MBUS_TREE" grep -hE '^\s*(menu)?config [A-Za-z0-9_]+\s*$' "$commit" -- '*Kconfig*' |
+			sed -E 's/^\s*(menu)?config ([A-Za-z0-9_]+).*/CONFIG_\2/' | sort -u >"$syms"
+	fi
+	grep -qxF "$1" "$syms"
+}
+validate_config() {
+	local line sym
+	grep -hE '^(CONFIG_[A-Z0-9_]+=|# CONFIG_[A-Z0-9_]+ is not set)' "${frags[@]}" |
+		while IFS= read -r line; do
+			sym=${line#\# }
+			sym=${sym%%[= ]*}
+			if [[ $line == '#'* ]]; then
+				! grep -qE "^$sym=" "$obj/.config" && continue
+			else
+				grep -qxF "$line" "$obj/.config" && continue
+			fi
+			defined "$sym" || continue
+			echo "$line (have: $(grep -E "^($sym=|# $sym is not set)" "$obj/.config" || echo "not in .config"))"
+		done
+}
+
+if [ "$mode" = validate ]; then
+	[ -f "$obj/.config" ] || die "config --validate: $obj/.config missing"
+	defined CONFIG_MODULES || true # (reads the symbols in this shell)
+	lost=$(validate_config)
+	if [ -n "$lost" ]; then
+		echo "config: the .config of $(git -C "$MBUS_TREE" rev-parse --short=12 "$commit") in $obj lost requested options: $(echo "$lost" | tr '\n' ';')" >&2
+		exit 1
+	fi
+	exit 0
+fi
+
 mkdir -p "$obj"
-# Made again when a fragment or a Kconfig file of the checked-out tree
-# changes: a patch that adds an option the fragments ask for gets it.
-key="$(hash_files "${frags[@]}")-$( {
-	git -C "$MBUS_TREE" ls-files -s -- '*Kconfig*' 'kernel/configs/*' 'arch/x86/configs/*'
-	gcc --version | head -n 1
-} | sha256sum | cut -c1-16)"
+key=$(cache_key "$0" "$(hash_files "${frags[@]}")" "$( git -C "$MBUS_TREE" ls-tree -r "$commit" |
+	awk '$4 ~ /Kconfig|^kernel\/configs\/|^arch\/x86\/configs\//' | hash_text)")
 if [ -f "$obj/.config" ] && [ "$(cat "$obj/.mbus-config-key" 2>/dev/null)" = "$key" ]; then
 	exit 0
 fi
 stage_begin "config ${obj##*/}"
-kept="$MBUS_STATE/config-$key"
-if [ -f "$kept/done" ]; then
-	cmp -s "$kept/.config" "$obj/.config" || cp "$kept/.config" "$obj/.config"
+if cache_get config "$key" "$obj/.kept"; then
+	cmp -s "$obj/.kept/.config" "$obj/.config" || cp "$obj/.kept/.config" "$obj/.config"
 	echo "$key" >"$obj/.mbus-config-key"
-	stage_end OK "$(cat "$kept/summary") (kept from an earlier run)"
+	stage_end OK "$(cat "$obj/.kept/summary") (kept from an earlier run)"
+	rm -rf "$obj/.kept"
 	exit 0
 fi
+tree_checkout "$commit"
+rm -f "$obj/.mbus-config-key"
 log="$obj/config.log"
 # (A subshell on the left of || runs without errexit: chain with &&.)
 (
@@ -47,27 +98,20 @@ log="$obj/config.log"
 			-m -O "$obj" "$obj/.config" "${frags[@]}" &&
 		make -s O="$obj" ARCH=x86_64 olddefconfig
 ) >"$log" 2>&1 || { cat "$log" >&2; die "config: merge_config.sh failed (see $log)"; }
-# Every option asked for must be granted, unless the tree does not have it
-# yet (the series' own options, before the patch that adds them).
-absent=()
-missing=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' | while IFS= read -r line; do
-	grep -qxF "$line" "$obj/.config" || echo "${line%%=*}"
-done)
-for sym in $missing; do
-	if ! git -C "$MBUS_TREE" grep -qE "^\s*(menu)?config ${sym#CONFIG_}\s*$" -- '*Kconfig*'; then
-		absent+=("$sym")
-		missing=$(echo "$missing" | grep -vx "$sym" || true)
-	fi
-done
-if [ -n "$missing" ]; then
-	stage_end FAIL "not granted by Kconfig: $(echo "$missing" | tr '\n' ' ')"
+defined CONFIG_MODULES || true
+lost=$(validate_config)
+if [ -n "$lost" ]; then
+	stage_end FAIL "not granted by Kconfig: $(echo "$lost" | tr '\n' ';')"
 	exit 1
 fi
-echo "$key" >"$obj/.mbus-config-key"
-summary="$(grep -c '=[ym]$' "$obj/.config") options set${absent:+; not in this tree yet: ${absent[*]}}"
-rm -rf "$kept"
-mkdir -p "$kept"
+absent=$(grep -hoE '^CONFIG_[A-Z0-9_]+=' "${frags[@]}" | tr -d = | while read -r sym; do
+	defined "$sym" || echo "$sym"
+done | tr '\n' ' ')
+summary="$(grep -c '=[ym]$' "$obj/.config") options set${absent:+; not in this tree yet: $absent}"
+kept=$(mktemp -d)
 cp "$obj/.config" "$kept/.config"
 echo "$summary" >"$kept/summary"
-touch "$kept/done"
+cache_put config "$key" "$kept"
+rm -rf "$kept"
+echo "$key" >"$obj/.mbus-config-key"
 stage_end OK "$summary"

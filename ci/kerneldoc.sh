@@ -24,9 +24,9 @@ comm -13 "$out/kernel-doc.before" "$out/kernel-doc.after" >"$out/kernel-doc.log"
 nnew=$(wc -l <"$out/kernel-doc.log")
 nold=$(wc -l <"$out/kernel-doc.after")
 if [ "$nnew" -gt 0 ]; then
-	write_verdict "$out/kernel-doc.verdict" FAIL "$nnew new warning(s): $(head -n 1 "$out/kernel-doc.log")"
+	verdict_write "$out/kernel-doc.verdict" FAIL "${MBUS_INPUTS:?}" "$nnew new warning(s): $(head -n 1 "$out/kernel-doc.log")"
 elif [ "$nold" -gt 0 ]; then
-	write_verdict "$out/kernel-doc.verdict" WARN "no new warnings; $nold pre-existing in touched files"
+	verdict_write "$out/kernel-doc.verdict" WARN "${MBUS_INPUTS:?}" "no new warnings; $nold pre-existing in touched files"
 else
-	write_verdict "$out/kernel-doc.verdict" OK "${#files[@]} file(s), 0 warnings"
+	verdict_write "$out/kernel-doc.verdict" OK "${MBUS_INPUTS:?}" "${#files[@]} file(s), 0 warnings"
 fi

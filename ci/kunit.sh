@@ -19,28 +19,29 @@ out="$MBUS_RESULTS/$rev/kunit"
 rm -rf "$out"
 mkdir -p "$out"
 stage_begin "kunit $rev"
+inputs=$(cache_key "$0" "$(input_hash "$rev")")
 if [ "${#configs[@]}" -eq 0 ]; then
-	write_verdict "$out/kunit.verdict" OK "the revision adds no KUnit suite"
+	verdict_write "$out/kunit.verdict" OK "$inputs" "the revision adds no KUnit suite"
 	stage_end OK "the revision adds no .kunitconfig"
 	exit 0
 fi
-git -C "$MBUS_TREE" checkout -q --detach "$tip"
+tree_checkout "$tip"
 failed=0
 for c in "${configs[@]}"; do
 	dir=$(dirname "$c")
-	key="$MBUS_STATE/kunit-$tip-$(echo "$dir" | tr / _)"
-	if [ ! -f "$key/done" ]; then
-		rm -rf "$key"
-		mkdir -p "$key"
+	key=$(cache_key "$0" "$tip" "$dir")
+	run="$out/run-$(echo "$dir" | tr / _)"
+	if ! cache_get kunit "$key" "$run"; then
+		mkdir -p "$run"
+		tree_checkout "$tip"
 		(cd "$MBUS_TREE" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
 			--kunitconfig="$dir" --build_dir="$MBUS_CACHE/kunit-build" \
 			--jobs="$JOBS" --make_options CC="ccache gcc" --timeout=300) \
-			>"$key/kunit.log" 2>&1 && echo 0 >"$key/rc" || echo $? >"$key/rc"
-		touch "$key/done"
+			>"$run/kunit.log" 2>&1 && echo 0 >"$run/rc" || echo $? >"$run/rc"
+		cache_put kunit "$key" "$run"
 	fi
-	cp "$key/kunit.log" "$out/$(echo "$dir" | tr / _).log"
-	sum=$(sed 's/\x1b\[[0-9;]*m//g' "$key/kunit.log" | grep -E 'Testing complete\. Ran [0-9]+ tests' | tail -n 1) || true
-	if [ "$(cat "$key/rc")" = 0 ] && [ -n "$sum" ]; then
+	sum=$(sed 's/\x1b\[[0-9;]*m//g' "$run/kunit.log" | grep -E 'Testing complete\. Ran [0-9]+ tests' | tail -n 1) || true
+	if [ "$(cat "$run/rc")" = 0 ] && [ -n "$sum" ]; then
 		info "  $rev kunit $dir: ${sum#*Testing complete. }"
 	else
 		info "  $rev kunit $dir: FAIL ${sum:-no results} (see $out)"
@@ -48,9 +49,9 @@ for c in "${configs[@]}"; do
 	fi
 done
 if [ "$failed" -gt 0 ]; then
-	write_verdict "$out/kunit.verdict" FAIL "$failed kunit.py run(s) failed"
+	verdict_write "$out/kunit.verdict" FAIL "$inputs" "$failed kunit.py run(s) failed"
 	stage_end FAIL "$failed kunit.py run(s) failed"
 	exit 1
 fi
-write_verdict "$out/kunit.verdict" OK "kunit.py run passes for ${configs[*]}"
+verdict_write "$out/kunit.verdict" OK "$inputs" "kunit.py run passes for ${configs[*]}"
 stage_end OK "${#configs[@]} kunitconfig(s)"

@@ -1,17 +1,38 @@
 # shellcheck shell=bash disable=SC2034
 # Common definitions for the ci/ stages. Sourced, never run.
 #
-# The data contract between stages is the results directory of a revision:
-#   $MBUS_RESULTS/<rev>/<NNNN>/<check>.log      full output of one check
-#   $MBUS_RESULTS/<rev>/<NNNN>/<check>.verdict  one line: "OK|WARN|FAIL reason"
-#   $MBUS_RESULTS/<rev>/<stage>.verdict         the same, per revision stage
-# and the per-revision branch "rev/<rev>" in the base tree, made by apply.sh.
+# The results directory, $MBUS_RESULTS, is the one data contract between
+# the stages. What each stage makes there (and nothing else is read):
+#   <rev>/apply.{log,verdict}                  apply.sh
+#   <rev>/base.warnings                        check.sh: the base's W=1/sparse set
+#   <rev>/<NNNN>/<check>.verdict, <check>.log  check.sh, one per PATCH_CHECKS
+#   <rev>/<NNNN>/{build.warnings,warnings,kernel-doc.*}
+#   <rev>/check.verdict                        check.sh, the revision's summary
+#   base/boot/, <rev>/boot/                    boot.sh: console.log, step-seconds,
+#       <check>.verdict one per BOOT_CHECKS (judge.py), boot.verdict, compliance.*,
+#       mbus.failing, splats.*, kernel.config (the .config the kernel was built with)
+#   <rev>/kunit/kunit.verdict                  kunit.sh
+#   <rev>/pxa/pxa.verdict                      pxa-compare.sh
+#   <rev>/roundtrip/roundtrip.verdict          roundtrip.sh
+#   tests/                                     ci/test.sh: each test script's KTAP log
+#   stage-times                                stage_end: seconds, verdict, name a line
+# A verdict file is one line, written and read only through verdict_write
+# and verdict_read below:
+#   OK|WARN|FAIL <inputs> <reason>
+# where <inputs> is the key of everything the verdict was made from
+# (patch_inputs, boot_inputs, rev_inputs). A verdict whose inputs are not
+# the current ones is never counted: verdict_read reports it STALE.
+#
+# The cache, $MBUS_STATE, is written only through cache_put (a temporary
+# name, then mv) and read through cache_get, keyed by cache_key: the
+# inputs, the producing script and the toolchain.
 
 set -o errexit -o nounset -o pipefail
 
 MBUS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MBUS_CACHE=${MBUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mbus-workspace}
 MBUS_TREE=${MBUS_TREE:-$MBUS_CACHE/linux}
+export MBUS_TREE
 MBUS_BUILD=${MBUS_BUILD:-$MBUS_CACHE/build}
 MBUS_BOOT_BUILD=${MBUS_BOOT_BUILD:-$MBUS_CACHE/build-boot}
 MBUS_RESULTS=${MBUS_RESULTS:-$MBUS_CACHE/results}
@@ -28,7 +49,8 @@ export CCACHE_DIR=${CCACHE_DIR:-$MBUS_CACHE/ccache}
 # The project identity: author and Signed-off-by of the series, From of the
 # postings. Set here and only here; a person who sends overrides it with
 # MBUS_FROM="Name <address>".
-MBUS_FROM=${MBUS_FROM:-mbus-workspace <mbus-workspace@example.org>}
+readonly MBUS_PROJECT_FROM="mbus-workspace <mbus-workspace@example.org>"
+MBUS_FROM=${MBUS_FROM:-$MBUS_PROJECT_FROM}
 
 # The fixed identity of the base commit: the same package version gives the
 # same commit id on every machine.
@@ -56,8 +78,13 @@ stage_end() {
 	local verdict=$1 reason=${2:-}
 	local t1
 	t1=$(date +%s.%N)
-	printf '<== %-40s %-4s %6.1fs%s\n' "$STAGE_NAME" "$verdict" \
-		"$(echo "$t1 - $STAGE_T0" | bc)" "${reason:+  ($reason)}"
+	local secs
+	secs=$(echo "$t1 - $STAGE_T0" | bc)
+	printf '<== %-40s %-4s %6.1fs%s\n' "$STAGE_NAME" "$verdict" "$secs" "${reason:+  ($reason)}"
+	# The stages' times, for the benchmark: seconds, verdict, name.
+	if mkdir -p "$MBUS_RESULTS" 2>/dev/null; then
+		printf '%s\t%s\t%s\n' "$secs" "$verdict" "$STAGE_NAME" >>"$MBUS_RESULTS/stage-times" 2>/dev/null || true
+	fi
 }
 
 # The revisions to act on: $REV if set (must exist), else every series-v*/
@@ -133,27 +160,190 @@ base_commit() {
 		die "base tree $MBUS_TREE: not set up (run 'make tree')"
 }
 
-write_verdict() {
-	local file=$1 verdict=$2 reason=${3:-}
-	printf '%s %s\n' "$verdict" "$reason" >"$file"
-}
-
-# Hash of files (content), for cache keys.
-hash_files() {
-	cat "$@" | sha256sum | cut -c1-16
-}
-
 # The commit message of a format-patch file: from the end of the mail
 # headers to the first "---" line.
 commit_message() {
 	awk 'body && /^---$/ { exit } body { print } !body && /^$/ { body = 1 }' "$1"
 }
 
-# The inputs of a revision's results: its patch bytes and the base. check.sh
-# and boot.sh record it; render.sh renders only what passed for the same.
+# --- the registry of checks (ci/checks)
+mapfile -t PATCH_CHECKS < <(awk '$1 == "patch" { print $2 }' "$MBUS_TOP/ci/checks")
+mapfile -t BOOT_CHECKS < <(awk '$1 == "boot" { print $2 }' "$MBUS_TOP/ci/checks")
+# The script that makes a patch check's verdict.
+check_script() {
+	awk -v n="$1" '$1 == "patch" && $2 == n { print $3 }' "$MBUS_TOP/ci/checks"
+}
+
+# --- verdicts: the one format, one writer, one reader
+# verdict_write FILE VERDICT INPUTS REASON
+verdict_write() {
+	local file=$1 verdict=$2 inputs=$3 reason=${4:-}
+	case $verdict in OK | WARN | FAIL) ;; *) die "verdict_write $file: '$verdict' is not OK, WARN or FAIL" ;; esac
+	[[ $inputs =~ ^[0-9a-f]{16}$ ]] || die "verdict_write $file: inputs '$inputs' is not a key"
+	printf '%s %s %s\n' "$verdict" "$inputs" "${reason//$'\n'/ }" >"$file.tmp.$$"
+	mv -f "$file.tmp.$$" "$file"
+}
+
+# verdict_read FILE [INPUTS]: prints "VERDICT REASON". A missing or
+# malformed file reads as MISSING, one made from other inputs than INPUTS
+# as STALE; only OK and WARN pass (verdict_passes).
+verdict_read() {
+	local file=$1 want=${2:-} verdict inputs reason
+	if [ ! -f "$file" ]; then
+		echo "MISSING no verdict (${file#"$MBUS_RESULTS"/} was not made)"
+		return 0
+	fi
+	read -r verdict inputs reason <"$file" || true
+	case $verdict in
+	OK | WARN | FAIL) ;;
+	*)
+		echo "MISSING ${file#"$MBUS_RESULTS"/} is not a verdict"
+		return 0
+		;;
+	esac
+	if [ -n "$want" ] && [ "$inputs" != "$want" ]; then
+		echo "STALE made from other inputs ($inputs, now $want): $verdict $reason"
+		return 0
+	fi
+	echo "$verdict $reason"
+}
+verdict_passes() {
+	case $1 in OK | WARN) return 0 ;; *) return 1 ;; esac
+}
+
+# --- keys of inputs
+# Hash of files (content), for cache keys.
+hash_files() {
+	cat "$@" | sha256sum | cut -c1-16
+}
+hash_text() {
+	sha256sum | cut -c1-16
+}
+# What built a result: compiler, sparse, the host's guest tools. Computed
+# once a run and inherited by every stage it starts.
+if [ -z "${MBUS_TOOLCHAIN_ID:-}" ]; then
+	MBUS_TOOLCHAIN_ID=$( {
+		gcc --version 2>/dev/null | head -n 1
+		sparse --version 2>&1 || true
+		dpkg-query -W -f '${Package} ${Version}\n' qemu-system-x86 v4l-utils busybox-static 2>/dev/null || true
+	} | sha256sum | cut -c1-16)
+	export MBUS_TOOLCHAIN_ID
+fi
+toolchain_id() {
+	echo "$MBUS_TOOLCHAIN_ID"
+}
+
+# The scripts and data a stage's verdicts depend on.
+check_scripts_hash() {
+	local s check_files=()
+	for s in "${PATCH_CHECKS[@]}"; do check_files+=("$MBUS_TOP/$(check_script "$s")"); done
+	hash_files "$MBUS_TOP"/ci/{lib,check,config}.sh "$MBUS_TOP"/ci/{checks,upstream-commits,kernel.config} "${check_files[@]}"
+}
+boot_scripts_hash() {
+	hash_files "$MBUS_TOP"/ci/{lib,boot,kernel,config,initramfs,qemu,judge}.sh \
+		"$MBUS_TOP"/ci/{judge,ktap}.py "$MBUS_TOP"/ci/guest/* \
+		"$MBUS_TOP"/ci/{checks,kernel.config,debug.config,known-splats}
+}
+
+# The inputs of a revision: its patch bytes and the base.
 input_hash() {
 	{
 		base_commit
 		cat "$MBUS_SERIES_DIR/series-$1"/*.patch
-	} | sha256sum | cut -c1-16
+	} | hash_text
+}
+# patch_inputs REV I: the inputs of the checks of patch I of REV: the base,
+# the toolchain, the checks' scripts, and patches 1..I (their position in
+# a revision of N patches included: meta checks it).
+patch_inputs() {
+	local rev=$1 i=$2 patch_files n
+	mapfile -t patch_files < <(printf '%s\n' "$MBUS_SERIES_DIR/series-$rev"/*.patch)
+	n=${#patch_files[@]}
+	{
+		base_commit
+		toolchain_id
+		check_scripts_hash
+		echo "$rev $i/$n"
+		cat "${patch_files[@]:0:$i}"
+	} | hash_text
+}
+# rev_inputs REV: the inputs of a revision's check summary (all its patches).
+rev_inputs() {
+	local n
+	n=$(compgen -G "$MBUS_SERIES_DIR/series-$1/*.patch" | wc -l)
+	patch_inputs "$1" "$n"
+}
+# boot_inputs NAME: the inputs of the boot of the base (NAME=base) or of a
+# revision: the base, the boot scripts, the guest's files and tools, and
+# for a revision its patches and the base's boot inputs.
+boot_inputs() {
+	{
+		base_commit
+		toolchain_id
+		boot_scripts_hash
+		echo "$1"
+		[ "$1" = base ] || {
+			boot_inputs base
+			input_hash "$1"
+		}
+	} | hash_text
+}
+
+# pxa_inputs REV: the inputs of the pxa_camera comparison of a revision.
+pxa_inputs() {
+	cache_key "$MBUS_TOP/ci/pxa-compare.sh" "$(input_hash "$1")"
+}
+
+# --- the cache: one helper for every stage that keeps results
+# cache_key PRODUCER PART...: a key from the inputs (PARTs), the producing
+# script's content and the toolchain.
+cache_key() {
+	local producer=$1
+	shift
+	{
+		hash_files "$producer"
+		toolchain_id
+		printf '%s\n' "$@"
+	} | hash_text
+}
+# cache_has NAME KEY / cache_path NAME KEY
+cache_path() {
+	echo "$MBUS_STATE/$1-$2"
+}
+cache_has() {
+	[ -f "$(cache_path "$1" "$2")/.done" ]
+}
+# cache_get NAME KEY DESTDIR: copy a kept result into DESTDIR.
+cache_get() {
+	cache_has "$1" "$2" || return 1
+	mkdir -p "$3"
+	cp -a "$(cache_path "$1" "$2")/." "$3/"
+	rm -f "$3/.done"
+}
+# cache_put NAME KEY SRCDIR: keep SRCDIR's files. Written under a temporary
+# name and moved into place, so that a run killed midway leaves nothing a
+# later run could take for a result.
+cache_put() {
+	local dest tmp
+	dest=$(cache_path "$1" "$2")
+	tmp="$MBUS_STATE/.tmp-$1-$2.$$"
+	mkdir -p "$MBUS_STATE"
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	cp -a "$3/." "$tmp/"
+	touch "$tmp/.done"
+	rm -rf "$dest"
+	mv "$tmp" "$dest"
+}
+
+# tree_checkout COMMIT: every stage checks out the commit it works on itself
+# (never relying on what another stage left checked out); -f, because a run
+# killed midway may have left the tree half switched.
+tree_checkout() {
+	local want
+	want=$(git -C "$MBUS_TREE" rev-parse --verify -q "$1^{commit}") ||
+		die "base tree $MBUS_TREE: no commit $1"
+	[ "$(git -C "$MBUS_TREE" rev-parse HEAD)" = "$want" ] &&
+		git -C "$MBUS_TREE" diff --quiet HEAD && return 0
+	git -C "$MBUS_TREE" checkout -q -f --detach "$want"
 }

@@ -5,27 +5,36 @@
 # revision, who is on To and who on Cc, and why. ci/render.sh applies the
 # same rule; the tests check that the two agree.
 #
+# MAINTAINERS-notes is one file for the whole series: it always covers every
+# revision. With REV=vN (validated like every target's), the part of vN is
+# also printed, and nothing else changes.
+#
 # usage: maintainers.sh [OUTFILE]       (default: MAINTAINERS-notes)
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 outfile=${1:-$MBUS_TOP/MAINTAINERS-notes}
+[ "${MBUS_LOCKED:-}" ] || take_lock "$@"
 base=$(base_commit)
 stage_begin "maintainers"
-revs=$(revisions)
+show=""
+[ -z "${REV:-}" ] || show=$(revisions)
+revs=$(REV='' revisions)
 # The notes of the same base, patches and generator are kept and reused.
-kept="$MBUS_STATE/maintainers-$( {
-	echo "$base" "$revs"
-	cat "$MBUS_TOP/ci/maintainers.sh"
-	for rev in $revs; do
-		cat "$MBUS_SERIES_DIR/series-$rev"/*.patch 2>/dev/null || true
-	done
-} | sha256sum | cut -c1-16)"
-if [ -f "$kept/done" ]; then
-	cp "$kept/notes" "$outfile"
+kept=$(cache_key "$0" "$base" "$revs" "$(for rev in $revs; do
+	cat "$MBUS_SERIES_DIR/series-$rev"/*.patch 2>/dev/null || true
+done | hash_text)")
+show_rev() {
+	[ -z "$show" ] || awk -v r="Revision $show" '$0 == r { on = 1 } on && /^Revision / && $0 != r { exit } on' "$outfile"
+}
+if cache_has maintainers "$kept"; then
+	cp "$(cache_path maintainers "$kept")/notes" "$outfile"
 	stage_end OK "$(grep -c '^  [a-zA-Z]' "$outfile") file entries in ${outfile#"$MBUS_TOP"/} (kept from an earlier run)"
+	show_rev
 	exit 0
 fi
+# get_maintainer.pl -f looks the files up in the base.
+tree_checkout "$base"
 gm() {
 	(cd "$MBUS_TREE" && perl scripts/get_maintainer.pl --no-git \
 		--no-git-fallback "$@")
@@ -68,8 +77,9 @@ TXT
 		done
 	done
 } >"$outfile"
-rm -rf "$kept"
-mkdir -p "$kept"
-cp "$outfile" "$kept/notes"
-touch "$kept/done"
+new=$(mktemp -d)
+cp "$outfile" "$new/notes"
+cache_put maintainers "$kept" "$new"
+rm -rf "$new"
 stage_end OK "$(grep -c '^  [a-zA-Z]' "$outfile") file entries in ${outfile#"$MBUS_TOP"/}"
+show_rev

@@ -43,7 +43,7 @@ fi
 	printf 'problem: %s\n' "${problems[@]}"
 } >"$out/meta.log"
 if [ "${#problems[@]}" -eq 0 ]; then
-	write_verdict "$out/meta.verdict" OK "signed off by the author, subject numbered $m/$n"
+	verdict_write "$out/meta.verdict" OK "${MBUS_INPUTS:?}" "signed off by the author, subject numbered $m/$n"
 else
-	write_verdict "$out/meta.verdict" FAIL "$(IFS=';'; echo "${problems[*]}")"
+	verdict_write "$out/meta.verdict" FAIL "${MBUS_INPUTS:?}" "$(IFS=';'; echo "${problems[*]}")"
 fi

@@ -15,11 +15,13 @@
 if [ "${1:-}" = --files ]; then
 	old_pxa=$2 new_pxa=$3 new_c=$4 new_h=$5 out=$6
 	label=files
+	inputs=$(cache_key "$0" "$(hash_files "$old_pxa" "$new_pxa" "$new_c" "$new_h")")
 else
 	rev=${1:?usage: pxa-compare.sh REV}
 	tip="$MBUS_BRANCH_PREFIX$rev"
 	out="$MBUS_RESULTS/$rev/pxa"
 	label=$rev
+	inputs=$(pxa_inputs "$rev")
 	mkdir -p "$out"
 	pxa=drivers/media/platform/intel/pxa_camera.c
 	git -C "$MBUS_TREE" show "$(base_commit):$pxa" >"$out/old-pxa_camera.c"
@@ -32,7 +34,7 @@ fi
 mkdir -p "$out"
 stage_begin "pxa $label"
 if grep -q 'pxa_mbus_pixelfmt' "$new_pxa"; then
-	write_verdict "$out/pxa.verdict" FAIL "pxa_camera.c still has its own pxa_mbus_pixelfmt table: not converted"
+	verdict_write "$out/pxa.verdict" FAIL "$inputs" "pxa_camera.c still has its own pxa_mbus_pixelfmt table: not converted"
 	stage_end FAIL "not converted"
 	exit 1
 fi
@@ -154,17 +156,17 @@ C
 
 for side in old new; do
 	if ! gcc -std=gnu11 -Wall -Werror -Wno-unused-function -o "$out/$side" "$out/$side.c" 2>"$out/$side.build.log"; then
-		write_verdict "$out/pxa.verdict" FAIL "the $side table does not compile: $(grep -m1 error "$out/$side.build.log")"
+		verdict_write "$out/pxa.verdict" FAIL "$inputs" "the $side table does not compile: $(grep -m1 error "$out/$side.build.log")"
 		stage_end FAIL "the $side table does not compile (see $out/$side.build.log)"
 		exit 1
 	fi
 	"$out/$side" | sort >"$out/$side.table"
 done
 if diff -u "$out/old.table" "$out/new.table" >"$out/pxa.diff"; then
-	write_verdict "$out/pxa.verdict" OK "$(wc -l <"$out/old.table") formats identical: fourcc, bits, packing, order, layout, sizes at 6 widths"
-	stage_end OK "$(cut -d' ' -f2- "$out/pxa.verdict")"
+	verdict_write "$out/pxa.verdict" OK "$inputs" "$(wc -l <"$out/old.table") formats identical: fourcc, bits, packing, order, layout, sizes at 6 widths"
+	stage_end OK "$(verdict_read "$out/pxa.verdict" | cut -d' ' -f2-)"
 else
-	write_verdict "$out/pxa.verdict" FAIL "$(grep -c '^[-+]0x' "$out/pxa.diff") differing line(s); first: $(grep -m1 '^[-+]0x' "$out/pxa.diff")"
-	stage_end FAIL "$(cut -d' ' -f2- "$out/pxa.verdict")"
+	verdict_write "$out/pxa.verdict" FAIL "$inputs" "$(grep -c '^[-+]0x' "$out/pxa.diff") differing line(s); first: $(grep -m1 '^[-+]0x' "$out/pxa.diff")"
+	stage_end FAIL "$(verdict_read "$out/pxa.verdict" | cut -d' ' -f2-)"
 	exit 1
 fi

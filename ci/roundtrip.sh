@@ -19,6 +19,7 @@ res="$MBUS_RESULTS/$rev/roundtrip"
 rm -rf "$res"
 mkdir -p "$res"
 stage_begin "roundtrip $rev"
+inputs=$(cache_key "$0" "$(input_hash "$rev")" "$(hash_files "$posted"/*.patch)")
 
 # b4 keeps its cache and reads its configuration from the home directory:
 # give it its own, so nothing of the user's (or the network) is involved.
@@ -29,15 +30,15 @@ git config --global user.email maintainer@example.org
 
 cat "$posted"/*.patch >"$res/posted.mbx"
 if ! (cd "$MBUS_TREE" && b4 -n --offline-mode am -C -m "$res/posted.mbx" -o "$res" -n am) >"$res/b4-am.log" 2>&1; then
-	write_verdict "$res/roundtrip.verdict" FAIL "b4 am failed: $(tail -n 1 "$res/b4-am.log")"
+	verdict_write "$res/roundtrip.verdict" FAIL "$inputs" "b4 am failed: $(tail -n 1 "$res/b4-am.log")"
 	stage_end FAIL "b4 am failed (see $res/b4-am.log)"
 	exit 1
 fi
 am="$res/am.mbx"
-[ -s "$am" ] || { write_verdict "$res/roundtrip.verdict" FAIL "b4 am made no am-ready mbox"; stage_end FAIL; exit 1; }
+[ -s "$am" ] || { verdict_write "$res/roundtrip.verdict" FAIL "$inputs" "b4 am made no am-ready mbox"; stage_end FAIL; exit 1; }
 # b4 invents no trailers: the am-ready patches carry what the postings carry.
 if grep -E '^(Reviewed|Acked|Tested)-by:' "$am" | grep -qvxF -f <(grep -hE '^(Reviewed|Acked|Tested)-by:' "$posted"/*.patch || true); then
-	write_verdict "$res/roundtrip.verdict" FAIL "b4 am added trailers that the postings do not have"
+	verdict_write "$res/roundtrip.verdict" FAIL "$inputs" "b4 am added trailers that the postings do not have"
 	stage_end FAIL
 	exit 1
 fi
@@ -49,7 +50,7 @@ git -C "$MBUS_TREE" checkout -q --detach "$base"
 if ! git -C "$MBUS_TREE" am -q "$am" >"$res/git-am.log" 2>&1; then
 	git -C "$MBUS_TREE" am --abort >/dev/null 2>&1 || true
 	git -C "$MBUS_TREE" checkout -q --detach "$base"
-	write_verdict "$res/roundtrip.verdict" FAIL "git am of b4's mbox failed: $(head -n 1 "$res/git-am.log")"
+	verdict_write "$res/roundtrip.verdict" FAIL "$inputs" "git am of b4's mbox failed: $(head -n 1 "$res/git-am.log")"
 	stage_end FAIL "git am failed"
 	exit 1
 fi
@@ -57,7 +58,7 @@ got=$(git -C "$MBUS_TREE" rev-parse "HEAD^{tree}")
 count=$(git -C "$MBUS_TREE" rev-list --count "$base..HEAD")
 git -C "$MBUS_TREE" checkout -q --detach "$base"
 if [ "$got" != "$want" ]; then
-	write_verdict "$res/roundtrip.verdict" FAIL "tree $got after git am, but the checked branch has $want"
+	verdict_write "$res/roundtrip.verdict" FAIL "$inputs" "tree $got after git am, but the checked branch has $want"
 	stage_end FAIL "different tree"
 	exit 1
 fi
@@ -74,5 +75,5 @@ if [ "$n" -gt 1 ] && compgen -G "$MBUS_TOP/outgoing/v$((n - 1))/*.patch" >/dev/n
 			"$MBUS_TOP/outgoing/b4-diff-v$((n - 1))-v$n.txt"
 	fi
 fi
-write_verdict "$res/roundtrip.verdict" OK "$count patches: b4 am + git am give tree ${got:0:12}, the checked tree"
+verdict_write "$res/roundtrip.verdict" OK "$inputs" "$count patches: b4 am + git am give tree ${got:0:12}, the checked tree"
 stage_end OK "$count patches, tree ${got:0:12} = $MBUS_BRANCH_PREFIX$rev"

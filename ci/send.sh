@@ -40,6 +40,6 @@ case $from in
 *"<$me>"* | "$me") ;;
 *) die "send $rev: the postings are From '$from', but your mail identity is '$me': render them with MBUS_FROM set to yours" ;;
 esac
-[ "$from" != "$(sed -n 's/^MBUS_FROM=\${MBUS_FROM:-\(.*\)}$/\1/p' "$MBUS_TOP/ci/lib.sh")" ] ||
+[ "$from" != "$MBUS_PROJECT_FROM" ] ||
 	die "send $rev: the postings carry the project identity; render them with MBUS_FROM set to yours"
 git send-email --confirm=always "${mails[@]}"

@@ -1,13 +1,24 @@
 #!/bin/bash
 # The README's test command: a lint of the workspace's scripts, the checks
-# and the boot of every revision (each patch/check counted), the pxa_camera
-# comparison, then the workspace's own tests (ci/tests/t-*.sh). Ends with "N passed, N failed"; exits non-zero
-# on any failure.
+# and the boot of every revision ($REV: of that one), each verdict of each
+# patch and check counted, the pxa_camera comparison, then the workspace's
+# own tests (ci/tests/t-*.sh). Ends with "N passed, N failed"; exits
+# non-zero on any failure.
+#
+# It fails closed:
+#  - a verdict counts only if it was made from the current inputs
+#    (verdict_read with patch_inputs/rev_inputs/boot_inputs): a stale or
+#    missing one is a failure, never a pass;
+#  - every test script reports KTAP with a plan; its log is read by the
+#    tree's own KTAP parser (ci/ktap.py), and a script that declares no
+#    plan, falls short of it, crashes or exits non-zero is a failure;
+#  - a stage that exits non-zero is a failure, whatever it printed.
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 set +o errexit
 
 pass=0 fail=0
+# count: echo each line; "ok - " passes, "not ok - " fails.
 count() {
 	local line
 	while IFS= read -r line; do
@@ -18,83 +29,76 @@ count() {
 		esac
 	done
 }
+logs="$MBUS_RESULTS/tests"
 
 t0=$(date +%s)
 # The base tree first: the tests make their fixtures against it.
 "$MBUS_TOP/ci/tree.sh" || { echo "not ok - base tree"; echo "0 passed, 1 failed"; exit 1; }
+mapfile -t revs < <(revisions) || exit 1
+[ "${#revs[@]}" -gt 0 ] || die "no revisions"
 
 stage_begin "tests: shellcheck"
 mapfile -t scripts < <(cd "$MBUS_TOP" && ls ci/*.sh ci/tests/*.sh .ci/run)
+before=$fail
 if sc=$(cd "$MBUS_TOP" && shellcheck -x -S warning -f gcc "${scripts[@]}" 2>&1); then
 	count <<<"ok - shellcheck: ${#scripts[@]} scripts clean"
-	stage_end OK
 else
 	count <<<"not ok - shellcheck: $(echo "$sc" | head -n 1)"
 	printf '%s\n' "$sc" | head -n 20
-	stage_end FAIL
 fi
+if py=$(cd "$MBUS_TOP" && python3 -m py_compile ci/*.py 2>&1); then
+	count <<<"ok - python: ci/*.py compile"
+else
+	count <<<"not ok - python: $(echo "$py" | tail -n 1)"
+fi
+if [ "$fail" -eq "$before" ]; then stage_end OK; else stage_end FAIL; fi
 
 # The series itself: every check of every patch of every revision, and the
-# boot of every revision against the base.
+# boot of every revision against the base; then each verdict, read against
+# the current inputs.
 stage_begin "tests: revisions"
+before=$fail
 "$MBUS_TOP/ci/each-rev.sh" check boot
-for chk in guest console kunit mbus; do
-	v="$MBUS_RESULTS/base/boot/$chk.verdict"
-	if [ ! -f "$v" ]; then
-		count <<<"not ok - base boot $chk: no verdict"
-		continue
-	fi
-	read -r verdict reason <"$v"
-	if [ "$verdict" = FAIL ]; then count <<<"not ok - base boot $chk: $verdict $reason"; else count <<<"ok - base boot $chk: $verdict $reason"; fi
-done
-for res in "$MBUS_RESULTS"/v*/; do
-	rev=${res%/}
-	rev=${rev##*/}
-	[ -d "$MBUS_SERIES_DIR/series-$rev" ] || continue
-	revision_has_patches "$rev" || continue
-	if [ ! -f "$res/check.verdict" ]; then
-		count <<<"not ok - $rev: no check verdict (the check stage did not finish; see above)"
-		continue
-	fi
-	for chk in guest console kunit mbus compliance; do
-		if [ ! -f "$res/boot/$chk.verdict" ]; then
-			count <<<"not ok - $rev boot $chk: no verdict (the boot stage did not finish)"
-		fi
-	done
-	for v in "$res"/[0-9][0-9][0-9][0-9]/*.verdict "$res"/boot/{guest,console,kunit,mbus,compliance}.verdict; do
-		[ -f "$v" ] || continue
-		read -r verdict reason <"$v"
-		p=${v%/*}
-		chk=${v##*/}
-		case ${p##*/} in
-		boot) line="$rev boot ${chk%.verdict}: $verdict $reason" ;;
-		*) line="$rev patch ${p##*/} ${chk%.verdict}: $verdict $reason" ;;
-		esac
-		if [ "$verdict" = FAIL ]; then count <<<"not ok - $line"; else count <<<"ok - $line"; fi
-	done
-done
-if [ "$fail" -eq 0 ]; then stage_end OK; else stage_end FAIL; fi
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	count <<<"ok - revisions: ci/each-rev.sh check boot exited 0"
+else
+	count <<<"not ok - revisions: ci/each-rev.sh check boot exited $rc"
+fi
+out=$("$MBUS_TOP/ci/verdicts.sh" 2>&1)
+rc=$?
+count < <(grep -E '^(not )?ok - ' <<<"$out")
+if [ "$rc" -ne 0 ] && ! grep -q '^not ok - ' <<<"$out"; then
+	count <<<"not ok - verdicts: ci/verdicts.sh exited $rc: $(tail -n 1 <<<"$out")"
+fi
+if [ "$fail" -eq "$before" ]; then stage_end OK; else stage_end FAIL; fi
 
 # pxa_camera's conversion, in every revision that makes it.
-for rev in $(revisions); do
+for rev in "${revs[@]}"; do
 	revision_has_patches "$rev" || continue
 	grep -q '^+++ b/drivers/media/platform/intel/pxa_camera.c' "$MBUS_SERIES_DIR/series-$rev"/*.patch || continue
-	if out=$("$MBUS_TOP/ci/pxa-compare.sh" "$rev" 2>&1); then
-		count <<<"ok - $rev pxa: $(cut -d' ' -f2- "$MBUS_RESULTS/$rev/pxa/pxa.verdict")"
+	"$MBUS_TOP/ci/pxa-compare.sh" "$rev" >"$MBUS_RESULTS/$rev/pxa-compare.out" 2>&1
+	rc=$?
+	read -r v r < <(verdict_read "$MBUS_RESULTS/$rev/pxa/pxa.verdict" "$(pxa_inputs "$rev")")
+	if [ "$rc" -eq 0 ] && verdict_passes "$v"; then
+		count <<<"ok - $rev pxa: $v $r"
 	else
-		count <<<"not ok - $rev pxa: $(echo "$out" | tail -n 1)"
+		count <<<"not ok - $rev pxa: $v $r (ci/pxa-compare.sh exited $rc)"
 	fi
 done
 
 # The workspace's own tests (after the revisions: some use their kernels).
 for t in "$MBUS_TOP"/ci/tests/t-*.sh; do
 	name=${t##*/}
-	stage_begin "tests: ${name%.sh}"
+	name=${name%.sh}
+	stage_begin "tests: $name"
 	before=$fail
-	count < <(bash "$t" 2>&1)
+	n0=$((pass + fail))
+	count < <("$MBUS_TOP/ci/ktap-run.sh" "$name" "$logs/$name.log" bash "$t" 2>&1)
+	[ $((pass + fail)) -gt "$n0" ] || count <<<"not ok - $name: no result at all (see $logs/$name.log)"
 	if [ "$fail" -eq "$before" ]; then stage_end OK; else stage_end FAIL; fi
 done
 
 echo "tests took $(($(date +%s) - t0)) s"
 echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -1,7 +1,10 @@
 # shellcheck shell=bash disable=SC2034
-# Helpers for the workspace's own tests. Each test script prints one line per
-# assertion, "ok - NAME" or "not ok - NAME: why", and exits 0; ci/test.sh
-# counts them.
+# Helpers for the workspace's own tests. Each test script declares its plan
+# first (t_plan N), reports KTAP through the kernel tree's own
+# tools/testing/selftests/kselftest/ktap_helpers.sh, one result an assertion
+# (the reason of a failure as a diagnostic line before it), and ends with
+# t_done. ci/test.sh reads the log with the tree's KTAP parser (ci/ktap.py):
+# a missing or short plan, a crash or a non-zero exit fails the script.
 set -o nounset -o pipefail
 
 T_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -14,8 +17,31 @@ T_TMP=$(mktemp -d /tmp/mbus-test.XXXXXX)
 T_NONCE="$(date +%s.%N)-$$"
 trap 'rm -rf "$T_TMP"' EXIT
 
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1: $2"; }
+# shellcheck source=/dev/null
+. "$T_TREE/tools/testing/selftests/kselftest/ktap_helpers.sh"
+# t_plan N: the KTAP header and the plan, before any result.
+t_plan() {
+	ktap_print_header
+	ktap_set_plan "$1"
+}
+# ok NAME / notok NAME WHY (ktap_helpers echoes unquoted: no globbing here)
+ok() {
+	set -f
+	ktap_test_pass "$1"
+	set +f
+}
+notok() {
+	set -f
+	ktap_print_msg "$1: $2"
+	ktap_test_fail "$1"
+	set +f
+}
+# t_done: the totals; the exit status says only that the script ran to the
+# end (its failures are its "not ok" lines).
+t_done() {
+	ktap_print_totals
+	exit 0
+}
 
 # expect_fail NAME PATTERN CMD...: CMD must exit non-zero and print PATTERN.
 expect_fail() {
@@ -39,7 +65,8 @@ expect_eq() {
 # A fixture commit made with git plumbing, without touching the work tree:
 #   fixture_commit PARENT SUBJECT [--no-signoff] -- PATH SEDSCRIPT [PATH SED]...
 # PATH's new content is PARENT's content filtered through sed SEDSCRIPT
-# (a PATH that does not exist in PARENT starts empty).
+# (a PATH that does not exist in PARENT starts empty), or, for a SEDSCRIPT
+# "=TEXT", TEXT itself.
 fixture_commit() {
 	local parent=$1 subject=$2 signoff=yes idx path script blob tree
 	shift 2
@@ -50,8 +77,12 @@ fixture_commit() {
 	while [ $# -gt 0 ]; do
 		path=$1 script=$2
 		shift 2
-		blob=$({ git -C "$T_TREE" show "$parent:$path" 2>/dev/null || true; } |
-			sed -e "$script" | git -C "$T_TREE" hash-object -w --stdin)
+		if [[ $script == =* ]]; then
+			blob=$(printf '%s\n' "${script#=}" | git -C "$T_TREE" hash-object -w --stdin)
+		else
+			blob=$({ git -C "$T_TREE" show "$parent:$path" 2>/dev/null || true; } |
+				sed -e "$script" | git -C "$T_TREE" hash-object -w --stdin)
+		fi
 		GIT_INDEX_FILE=$idx git -C "$T_TREE" update-index --add \
 			--cacheinfo "100644,$blob,$path"
 	done

@@ -4,6 +4,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
+t_plan 18
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 real_branches=$(git -C "$T_TREE" for-each-ref --format='%(refname) %(objectname)' refs/heads/rev)
@@ -87,4 +88,4 @@ wait "$holder" 2>/dev/null
 expect_eq "bad input left the committed files untouched" "$committed" \
 	"$(git -C "$T_TOP" status --porcelain -- series-v1 series-v2 cover-letter outgoing | sha256sum)"
 git -C "$T_TREE" branch -D -q test/v1 2>/dev/null
-exit 0
+t_done

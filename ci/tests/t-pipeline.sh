@@ -6,6 +6,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
+t_plan 18
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 core=drivers/media/test-drivers/vimc/vimc-core.c
@@ -68,4 +69,4 @@ out=$(ws env REV=v1 ci/each-rev.sh check 2>&1)
 expect_eq "after editing patch 5: patches 1-4 cached" 16 "$(grep -c '(cached)$' <<<"$out")"
 expect_eq "after editing patch 5: patch 5 re-checked, checkpatch OK" OK "$(verdict 0005 checkpatch)"
 git -C "$T_TREE" branch -D -q test/v1 2>/dev/null
-exit 0
+t_done

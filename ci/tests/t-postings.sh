@@ -10,6 +10,10 @@
 cd "$T_TOP" || exit 1
 
 revs=$(for d in series-v*/; do d=${d%/}; compgen -G "$d/*.patch" >/dev/null && echo "${d#series-}"; done)
+newest=$(echo "$revs" | tail -n 1)
+# 5 a revision, 2 more for a newest revision after v1, the identity, the
+# round trips' b4 diff, the notes, and the gate's 2.
+t_plan $((5 * $(echo "$revs" | wc -w) + $([ "${newest#v}" -gt 1 ] && echo 2 || echo 0) + 5))
 for rev in $revs; do
 	if [ ! -d "outgoing/$rev" ]; then
 		notok "$rev: outgoing/$rev is committed" "no outgoing/$rev"
@@ -53,7 +57,6 @@ for rev in $revs; do
 	fi
 done
 
-newest=$(echo "$revs" | tail -n 1)
 if [ -n "$newest" ]; then
 	n=${newest#v}
 	if [ "$n" -gt 1 ]; then
@@ -104,4 +107,4 @@ expect_fail "the gate refuses a revision whose checks have not run" \
 	env MBUS_SERIES_DIR="$T_TMP/series" MBUS_RESULTS="$T_TMP/results" MBUS_BRANCH_PREFIX=test/ \
 	ci/render.sh v1 "$T_TMP/gated"
 [ ! -e "$T_TMP/gated" ] && ok "the gate leaves no posting behind" || notok "the gate leaves no posting behind" "$T_TMP/gated exists"
-exit 0
+t_done

@@ -5,6 +5,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
+t_plan 2
 
 tip=$(git -C "$T_TREE" rev-parse -q --verify rev/v2) || {
 	notok "the pxa comparison can fail" "no branch rev/v2 (the revisions are checked first)"
@@ -21,4 +22,4 @@ expect_fail "a changed descriptor fails the pxa comparison, naming the code" \
 	ci/pxa-compare.sh --files "$T_TMP/old.c" "$T_TMP/new-pxa.c" "$T_TMP/new.c" "$T_TMP/new.h" "$T_TMP/cmp1"
 expect_fail "an unconverted pxa_camera fails the pxa comparison" "not converted" \
 	ci/pxa-compare.sh --files "$T_TMP/old.c" "$T_TMP/old.c" "$T_TMP/new.c" "$T_TMP/new.h" "$T_TMP/cmp2"
-exit 0
+t_done

@@ -1,0 +1,35 @@
+#!/bin/bash
+# Stage "gate": may revision REV be rendered? Only if its cover letter is
+# written (no placeholder text) and its checks and boot passed for exactly
+# these patch bytes on this base, with these scripts: check.verdict must be
+# current for rev_inputs REV, boot/boot.verdict for boot_inputs REV.
+# Otherwise a refusal that names what has not passed, and a non-zero exit.
+#
+# usage: gate.sh REV
+# shellcheck source=ci/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+rev=${1:?usage: gate.sh REV}
+cover="$MBUS_TOP/cover-letter/$rev"
+res="$MBUS_RESULTS/$rev"
+revision_patches "$rev" >/dev/null
+[ -f "$cover" ] || die "render $rev: cover-letter/$rev missing (the cover letter of the revision)"
+placeholder='EDITME|\*\*\* (SUBJECT|BLURB) HERE|XXX'
+if grep -qE "$placeholder" "$cover"; then
+	die "render $rev: cover-letter/$rev still has placeholder text: $(grep -nE "$placeholder" "$cover" | head -n 1)"
+fi
+refuse=()
+for stage in check boot; do
+	case $stage in
+	check) read -r v r < <(verdict_read "$res/check.verdict" "$(rev_inputs "$rev")") ;;
+	boot) read -r v r < <(verdict_read "$res/boot/boot.verdict" "$(boot_inputs "$rev")") ;;
+	esac
+	case $v in
+	OK | WARN) ;;
+	MISSING) refuse+=("$stage has not run") ;;
+	STALE) refuse+=("$stage passed for other patch bytes, scripts or base") ;;
+	*) refuse+=("$stage failed: $r") ;;
+	esac
+done
+[ "${#refuse[@]}" -eq 0 ] ||
+	die "render $rev: not rendered, because $(IFS=';'; echo "${refuse[*]}") (run: make REV=$rev)"

@@ -1,0 +1,209 @@
+#!/bin/bash
+# The gate fails closed: each fault below, made on purpose with a fixture,
+# is caught, and a good case beside it passes (so the check can tell).
+#  - a test script that crashes midway, declares no plan, or goes past it;
+#  - a check run killed in the middle of a patch's build, then run again:
+#    the lock is free, nothing of the killed step was kept, the verdicts are
+#    those an uninterrupted run gives;
+#  - a stale verdict (the patch changed after it was checked) and a
+#    revision outside REV: never counted;
+#  - a kernel whose .config lost a requested option, and a commit whose
+#    Kconfig no longer grants one;
+#  - a revision whose KUnit suite did not run;
+#  - a revision with a real kernel bug (an out-of-bounds read in vimc):
+#    its boot fails on the KASAN/UBSAN report, the base's does not.
+# shellcheck source=ci/tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$T_TOP" || exit 1
+t_plan 20
+
+base=$(git -C "$T_TREE" rev-parse mbus-base)
+
+# --- test scripts that do not complete
+fixture_script() {   # NAME BODY: a test script of the workspace's kind
+	printf '. %q\nt_plan 3\n%s\n' "$T_TOP/ci/tests/lib.sh" "$2" >"$T_TMP/$1.sh"
+	ci/ktap-run.sh "$1" "$T_TMP/$1.log" bash "$T_TMP/$1.sh" 2>&1 | grep -E '^(not )?ok - '
+}
+out=$(fixture_script crash 'ok one; echo "$undefined_variable"; ok two; ok three; t_done')
+expect_eq "a script that crashes midway: its result before the crash counts" \
+	"ok - crash: one" "$(grep -m1 '^ok - ' <<<"$out")"
+expect_eq "a script that crashes midway fails, saying how" \
+	"not ok - crash: the script did not complete: fell short of its plan: 1 of 3 results; exited with status 1" \
+	"$(grep '^not ok - ' <<<"$out")"
+printf 'printf "TAP version 13\\nok 1 a\\n"; exit 0\n' >"$T_TMP/noplan.sh"
+out=$(ci/ktap-run.sh noplan "$T_TMP/noplan.log" bash "$T_TMP/noplan.sh" | grep -E '^(not )?ok - ')
+expect_eq "a script without a plan fails" "not ok - noplan: the script did not complete: declared no plan (1..N)" \
+	"$(grep '^not ok - ' <<<"$out")"
+out=$(fixture_script past 'ok one; ok two; ok three; ok four; t_done')
+expect_eq "a script that goes past its plan fails" \
+	"not ok - past: the script did not complete: went past its plan: 4 results, plan 1..3" \
+	"$(grep '^not ok - ' <<<"$out")"
+out=$(fixture_script good 'ok one; ok two; ok three; t_done')
+expect_eq "a script that completes its plan passes, nothing more" "3 0" \
+	"$(grep -c '^ok - ' <<<"$out") $(grep -c '^not ok - ' <<<"$out")"
+
+# --- a check run killed during a patch's build, then run again
+core=drivers/media/test-drivers/vimc/vimc-core.c
+c1=$(fixture_commit "$base" "media: vimc: fixture: comment" -- \
+	"$core" '/^#define VIMC_MDEV_MODEL_NAME/i\/* The model name of the media device. */')
+c2=$(fixture_commit "$c1" "media: vimc: fixture: unused variable" -- \
+	"$core" '/^#define VIMC_MDEV_MODEL_NAME/a\static int vimc_fixture_killed;')
+fixture_series "$T_TMP/series" v1 "$base" "$c2"
+setsid bash -c 'exec env MBUS_SERIES_DIR="$1/series" MBUS_RESULTS="$1/results" \
+	MBUS_BRANCH_PREFIX=test/ REV=v1 ci/each-rev.sh check' _ "$T_TMP" >"$T_TMP/killed.log" 2>&1 &
+victim=$!
+for _ in $(seq 600); do
+	grep -q 'v1 2/2 building' "$T_TMP/killed.log" && pgrep -f 'W=1 C=1' >/dev/null && break
+	sleep 0.5
+done
+sleep 2
+kill -TERM -- "-$victim" 2>/dev/null
+wait "$victim" 2>/dev/null
+if (exec 8>>"$MBUS_CACHE/lock" && flock -n 8); then
+	ok "a killed run releases the lock"
+else
+	notok "a killed run releases the lock" "$(cat "$MBUS_CACHE/lock.holder" 2>/dev/null)"
+fi
+out=$(ws env REV=v1 ci/each-rev.sh check 2>&1)
+got="$(grep -cE '^  v1 +1/2 .*\(cached\)$' <<<"$out") $(grep -cE '^  v1 +2/2 .*\(cached\)$' <<<"$out")"
+expect_eq "after the kill: patch 1 is kept, nothing of patch 2 was" "4 0" "$got"
+v() {   # pass (OK or WARN), FAIL or none
+	case $(cut -d' ' -f1 "$T_TMP/results/v1/$1/$2.verdict" 2>/dev/null) in
+	OK | WARN) echo pass ;; FAIL) echo FAIL ;; *) echo none ;;
+	esac
+}
+expect_eq "after the kill, the verdicts of an uninterrupted run" \
+	"pass pass pass pass pass pass FAIL pass" \
+	"$(for p in 0001 0002; do for c in checkpatch meta build kernel-doc; do v "$p" "$c"; done; done | tr '\n' ' ' | sed 's/ $//')"
+if grep -q 'vimc_fixture_killed' "$T_TMP/results/v1/0002/build.new-warnings" 2>/dev/null; then
+	ok "after the kill, the new warning is still found (the patch's files are rebuilt)"
+else
+	notok "after the kill, the new warning is still found (the patch's files are rebuilt)" \
+		"$(cat "$T_TMP/results/v1/0002/build.verdict" 2>/dev/null)"
+fi
+
+# --- stale verdicts, and REV
+vs() { ws env "$@" ci/verdicts.sh 2>&1; }
+expect_eq "a verdict of the current inputs counts" "ok - v1 patch 0001 checkpatch: OK" \
+	"$(vs REV=v1 | grep -m1 'v1 patch 0001 checkpatch' | cut -d' ' -f1-8)"
+sed -i 's/The model name of the media device/The media device model name/' "$T_TMP/series/series-v1/"*0001-*.patch
+expect_eq "a verdict made before the patch changed is stale, not a pass" "not ok - v1 patch 0001 checkpatch: STALE" \
+	"$(vs REV=v1 | grep -m1 'v1 patch 0001 checkpatch' | cut -d' ' -f1-9)"
+cp -r "$T_TMP/series/series-v1" "$T_TMP/series/series-v2"
+expect_eq "with REV=v1, nothing of v2 is counted" 0 "$(vs REV=v1 | grep -c ' v2 ')"
+expect_eq "without REV, v2's missing verdicts are failures" "not ok - v2 patch 0001 checkpatch: MISSING" \
+	"$(vs REV= | grep -m1 'v2 patch 0001 checkpatch' | cut -d' ' -f1-9)"
+rm -rf "$T_TMP/series/series-v2"
+git -C "$T_TREE" branch -D -q test/v1 2>/dev/null
+
+# --- a .config that lost a requested option
+mkdir -p "$T_TMP/obj"
+cp "$MBUS_CACHE/build/.config" "$T_TMP/obj/.config"
+if ci/config.sh --validate "$base" "$T_TMP/obj" ci/kernel.config 2>"$T_TMP/validate.err"; then
+	ok "the check build's .config has every requested option"
+else
+	notok "the check build's .config has every requested option" "$(cat "$T_TMP/validate.err")"
+fi
+sed -i '/^CONFIG_VIDEO_VIMC=/d' "$T_TMP/obj/.config"
+expect_fail "a .config that lost CONFIG_VIDEO_VIMC after a build is refused, naming it" \
+	"lost requested options: CONFIG_VIDEO_VIMC=m \(have: not in .config\)" \
+	ci/config.sh --validate "$base" "$T_TMP/obj" ci/kernel.config
+kc=drivers/media/test-drivers/vimc/Kconfig
+c3=$(fixture_commit "$base" "media: vimc: fixture: depends on BROKEN" -- \
+	"$kc" 's/^\tdepends on VIDEO_DEV$/\tdepends on VIDEO_DEV \&\& BROKEN/')
+expect_fail "a commit whose Kconfig no longer grants CONFIG_VIDEO_VIMC is refused, naming it" \
+	"not granted by Kconfig: CONFIG_VIDEO_VIMC=m" \
+	ci/config.sh "$c3" "$T_TMP/obj3" ci/kernel.config
+
+# --- a revision whose KUnit suite did not run
+d=drivers/media/test-drivers/mbus-fixture
+c4=$(fixture_commit "$base" "media: fixture: a KUnit suite" -- \
+	"$d/.kunitconfig" "=CONFIG_KUNIT=y
+CONFIG_MBUS_FIXTURE_KUNIT_TEST=y" \
+	"$d/Makefile" '=obj-$(CONFIG_MBUS_FIXTURE_KUNIT_TEST) += mbus-fixture-kunit.o' \
+	"$d/mbus-fixture-kunit.c" '=static struct kunit_suite mbus_fixture_suite = {
+	.name = "mbus-fixture",
+	.test_cases = mbus_fixture_cases,
+};')
+mkdir -p "$T_TMP/ku/base" "$T_TMP/ku/rev" "$T_TMP/ku/ran"
+ktap_console() {   # SUITE...
+	local s
+	echo "KTAP version 1"
+	echo "1..$#"
+	for s in "$@"; do
+		printf '    KTAP version 1\n    # Subtest: %s\n    1..1\n    ok 1 %s_case\nok %d %s\n' "$s" "$s" 1 "$s"
+	done | awk '/^ok 1 / { n++; sub(/^ok 1 /, "ok " n " ") } { print }'
+	echo "MBUS-DONE"
+}
+ktap_console list-kunit-test >"$T_TMP/ku/base/console.log"
+ktap_console list-kunit-test >"$T_TMP/ku/rev/console.log"
+ktap_console list-kunit-test mbus-fixture >"$T_TMP/ku/ran/console.log"
+ci/judge.sh "$T_TMP/ku/base" 0123456789abcdef >/dev/null 2>&1
+for r in rev ran; do
+	ci/judge.sh "$T_TMP/ku/$r" fedcba9876543210 "$T_TMP/ku/base" 0123456789abcdef "$base" "$c4" >/dev/null 2>&1
+done
+got=$(cat "$T_TMP/ku/rev/kunit.verdict" 2>/dev/null)
+if grep -q "^FAIL .*suite mbus-fixture of $d/.kunitconfig did not run" <<<"$got"; then
+	ok "a revision whose KUnit suite did not run fails, naming the suite"
+else
+	notok "a revision whose KUnit suite did not run fails, naming the suite" "$got"
+fi
+got=$(cat "$T_TMP/ku/ran/kunit.verdict" 2>/dev/null)
+if grep -q "^OK .*the revision's suites ran: mbus-fixture" <<<"$got"; then
+	ok "a revision whose KUnit suite ran and passed passes"
+else
+	notok "a revision whose KUnit suite ran and passed passes" "$got"
+fi
+
+# --- a real kernel bug: vimc reads past vimc_pix_map_list[] when the
+# formats of a capture node are enumerated. The same guest on the base's
+# kernel gives no report.
+cm=drivers/media/test-drivers/vimc/vimc-common.c
+c5=$(fixture_commit "$base" "media: vimc: fixture: out-of-bounds read" -- \
+	"$cm" 's/^\tif (i >= ARRAY_SIZE(vimc_pix_map_list))$/\tif (i > ARRAY_SIZE(vimc_pix_map_list))/')
+cat >"$T_TMP/init-oob" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+export PATH=/bin:/usr/bin LD_LIBRARY_PATH=/lib:/usr/lib
+echo "MBUS-GUEST fixture"
+echo "MBUS-BEGIN enum-formats"
+modprobe vimc
+for v in /dev/video*; do v4l2-ctl -d "$v" --list-formats; done
+echo "MBUS-END enum-formats rc=0 seconds=0"
+echo "MBUS-DONE"
+reboot -f
+INIT
+chmod +x "$T_TMP/init-oob"
+oob_boot() {   # NAME COMMIT: boot the fixture init on COMMIT's kernel, judge
+	local kdir img
+	mkdir -p "$T_TMP/oob-$1"
+	if ! kdir=$(ci/kernel.sh "$2" 2>"$T_TMP/oob-$1/kernel.err"); then
+		echo "FAIL the kernel did not build: $(tail -n 1 "$T_TMP/oob-$1/kernel.err")" >"$T_TMP/oob-$1/console.verdict"
+		return
+	fi
+	img=$(MBUS_GUEST_INIT="$T_TMP/init-oob" ci/initramfs.sh "$kdir")
+	MBUS_GUEST_TIMEOUT=120 ci/qemu.sh "$kdir/bzImage" "$img" "$T_TMP/oob-$1/console.log"
+	rm -f "$img"
+	ci/judge.sh "$T_TMP/oob-$1" 0123456789abcdef >/dev/null 2>&1
+	cp "$T_TMP/oob-$1/console.log" "$MBUS_CACHE/results/tests/oob-$1.console.log" 2>/dev/null || true
+	[ "$2" = "$base" ] || rm -rf "$kdir"
+}
+mkdir -p "$MBUS_CACHE/results/tests"
+oob_boot bug "$c5"
+got=$(cat "$T_TMP/oob-bug/console.verdict" 2>/dev/null)
+if grep -qE '^FAIL .*(KASAN|UBSAN)' <<<"$got"; then
+	ok "a revision with an out-of-bounds read in vimc fails its boot on the report"
+else
+	notok "a revision with an out-of-bounds read in vimc fails its boot on the report" "$got"
+fi
+oob_boot base "$base"
+got=$(cat "$T_TMP/oob-base/console.verdict" "$T_TMP/oob-base/guest.verdict" 2>/dev/null | tr '\n' ' ')
+if grep -qE '^(OK|WARN) .* (OK|WARN) ' <<<"$got"; then
+	ok "the same guest on the base's kernel gives no report"
+else
+	notok "the same guest on the base's kernel gives no report" "$got"
+fi
+t_done
