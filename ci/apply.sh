@@ -38,5 +38,6 @@ for p in "${patches[@]}"; do
 	fi
 done
 git -C "$MBUS_TREE" branch -f -q "$MBUS_BRANCH_PREFIX$rev" HEAD
+git -C "$MBUS_TREE" rev-parse HEAD >"$MBUS_RESULTS/$rev/apply.tip"
 verdict_write "$MBUS_RESULTS/$rev/apply.verdict" OK "$inputs" "$n patches on $(git -C "$MBUS_TREE" rev-parse --short=12 "$base")"
 stage_end OK "$n patches, branch $MBUS_BRANCH_PREFIX$rev at $(git -C "$MBUS_TREE" rev-parse --short=12 HEAD)"

@@ -31,7 +31,11 @@ boot_one() {
 		stage_end FAIL "the kernel of $name does not build"
 		return 1
 	fi
-	img=$("$MBUS_TOP/ci/initramfs.sh" "$kdir")
+	if ! img=$("$MBUS_TOP/ci/initramfs.sh" "$kdir"); then
+		verdict_write "$out/boot.verdict" FAIL "$inputs" "the guest image could not be made"
+		stage_end FAIL "the guest image of $name could not be made"
+		return 1
+	fi
 	key=$(cache_key "$0" "$inputs" "$kdir" "$img" "$(cat "$basedir/key" 2>/dev/null)")
 	if cache_get boot "$key" "$out"; then
 		info "  $name: guest run and verdicts of identical inputs reused (guest took $(cat "$out/guest-seconds")s)"
@@ -42,13 +46,19 @@ boot_one() {
 		"$MBUS_TOP/ci/qemu.sh" "$kdir/bzImage" "$img" "$out/console.log"
 		echo $(($(date +%s) - t0)) >"$out/guest-seconds"
 		info "  $name: guest stage $(cat "$out/guest-seconds")s ($(cat "$out/console.log.accel"))"
+		# (boot_one runs without errexit when called in a condition: every
+		# step that can fail is tested here, and nothing partial is kept.)
 		if [ -n "$basedir" ]; then
 			"$MBUS_TOP/ci/judge.sh" "$out" "$inputs" "$basedir" "$(boot_inputs base)" "$base" "$commit"
 		else
 			"$MBUS_TOP/ci/judge.sh" "$out" "$inputs"
-		fi
+		fi || {
+			verdict_write "$out/boot.verdict" FAIL "$inputs" "the judge failed: $(tail -n 1 "$out/judge.err" 2>/dev/null)"
+			stage_end FAIL "the judge of $name failed"
+			return 1
+		}
 		echo "$key" >"$out/key"
-		cache_put boot "$key" "$out"
+		cache_put boot "$key" "$out" || return 1
 	fi
 	for chk in "${BOOT_CHECKS[@]}"; do
 		read -r v r < <(verdict_read "$out/$chk.verdict" "$inputs")
@@ -69,8 +79,5 @@ boot_one() {
 if ! boot_one base "$base"; then
 	info "  base: the unpatched base fails its own boot checks (see $MBUS_RESULTS/base/boot)"
 fi
-tip=$(git -C "$MBUS_TREE" rev-parse --verify -q "$MBUS_BRANCH_PREFIX$rev") ||
-	die "boot $rev: no branch $MBUS_BRANCH_PREFIX$rev (run make apply REV=$rev)"
-[ "$(verdict_read "$MBUS_RESULTS/$rev/apply.verdict" "$(input_hash "$rev")" | cut -d' ' -f1)" = OK ] ||
-	die "boot $rev: branch $MBUS_BRANCH_PREFIX$rev is not of the current patches (run make apply REV=$rev)"
+tip=$(rev_tip "$rev")
 boot_one "$rev" "$tip" "$MBUS_RESULTS/base/boot"

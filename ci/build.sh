@@ -31,7 +31,9 @@ rc=0
 make -C "$MBUS_TREE" O="$MBUS_BUILD" ARCH=x86_64 CC="ccache gcc" \
 	W=1 C=1 -j"$JOBS" -s bzImage modules >"$log" 2>&1 || rc=$?
 lost=""
-[ "$rc" -ne 0 ] || lost=$("$MBUS_TOP/ci/config.sh" --validate "$commit" "$MBUS_BUILD" "$frag" 2>&1) || true
+if [ "$rc" -eq 0 ] && ! lost=$("$MBUS_TOP/ci/config.sh" --validate "$commit" "$MBUS_BUILD" "$frag" 2>&1); then
+	lost=${lost:-"config.sh --validate failed without saying why"}
+fi
 
 # file:line:col: warning: text  ->  file: warning: text
 normalize_warnings() {

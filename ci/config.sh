@@ -14,6 +14,8 @@
 #        config.sh --validate COMMIT OBJDIR FRAGMENT...
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
+# (It checks out commits in the base tree: one run at a time.)
+[ "${MBUS_LOCKED:-}" ] || take_lock "$@"
 
 mode=configure
 if [ "${1:-}" = --validate ]; then
@@ -43,6 +45,9 @@ defined() {
 		syms=$(mktemp)
 		git -C "$MBUS_TREE" grep -hE '^\s*(menu)?config [A-Za-z0-9_]+\s*$' "$commit" -- '*Kconfig*' |
 			sed -E 's/^\s*(menu)?config ([A-Za-z0-9_]+).*/CONFIG_\2/' | sort -u >"$syms"
+		# (Never an empty list: it would exempt every option.)
+		grep -qxF CONFIG_MODULES "$syms" ||
+			die "config: no Kconfig symbols found in $commit (git grep failed)"
 	fi
 	grep -qxF "$1" "$syms"
 }
@@ -106,7 +111,7 @@ if [ -n "$lost" ]; then
 fi
 absent=$(grep -hoE '^CONFIG_[A-Z0-9_]+=' "${frags[@]}" | tr -d = | while read -r sym; do
 	defined "$sym" || echo "$sym"
-done | tr '\n' ' ')
+done | tr '\n' ' ' | sed 's/ $//')
 summary="$(grep -c '=[ym]$' "$obj/.config") options set${absent:+; not in this tree yet: $absent}"
 kept=$(mktemp -d)
 cp "$obj/.config" "$kept/.config"

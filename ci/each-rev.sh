@@ -12,7 +12,7 @@
 for stage in "$@"; do
 	[ -x "$MBUS_TOP/ci/$stage.sh" ] || die "each-rev.sh: no stage ci/$stage.sh"
 done
-take_lock "$@"
+[ "${MBUS_LOCKED:-}" ] || take_lock "$@"
 "$MBUS_TOP/ci/tree.sh"
 mapfile -t revs < <(revisions)
 [ "${#revs[@]}" -gt 0 ] || die "no revisions: the workspace has no series-v*/ directory"

@@ -19,6 +19,7 @@ if grep -qE "$placeholder" "$cover"; then
 	die "render $rev: cover-letter/$rev still has placeholder text: $(grep -nE "$placeholder" "$cover" | head -n 1)"
 fi
 refuse=()
+(rev_tip "$rev" >/dev/null 2>&1) || refuse+=("branch $MBUS_BRANCH_PREFIX$rev is not what the current patches give")
 for stage in check boot; do
 	case $stage in
 	check) read -r v r < <(verdict_read "$res/check.verdict" "$(rev_inputs "$rev")") ;;

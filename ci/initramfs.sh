@@ -13,16 +13,20 @@ kdir=${1:?usage: initramfs.sh KERNELDIR}
 gen="$kdir/gen_init_cpio"
 [ -x "$gen" ] || die "initramfs: $gen missing (the kernel build makes it)"
 gdir="$MBUS_CACHE/guest"
-mkdir -p "$gdir/bin"
 
-# The guest programs, static.
+# The guest programs, static, kept by the content of their source and the
+# compiler (two checkouts sharing the cache never use each other's).
+mkdir -p "$gdir/bin"
+bins=()
 for src in "$MBUS_TOP"/ci/guest/*.c; do
 	[ -f "$src" ] || continue
-	bin="$gdir/bin/$(basename "$src" .c)"
-	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
-		gcc -static -O2 -Wall -Wextra -Werror -o "$bin" "$src" ||
+	bin="$gdir/bin/$(basename "$src" .c)-$(cache_key "$0" "$(hash_files "$src")")"
+	if [ ! -x "$bin" ]; then
+		gcc -static -O2 -Wall -Wextra -Werror -o "$bin.tmp.$$" "$src" ||
 			die "initramfs: $src does not build"
+		mv "$bin.tmp.$$" "$bin"
 	fi
+	bins+=("$(basename "$src" .c) $bin")
 done
 
 spec="$gdir/spec.$$"
@@ -37,8 +41,8 @@ trap 'rm -f "$spec"' EXIT
 	for b in v4l2-compliance media-ctl v4l2-ctl; do
 		echo "file /usr/bin/$b /usr/bin/$b 0755 0 0"
 	done
-	for b in "$gdir"/bin/*; do
-		[ -x "$b" ] && echo "file /bin/${b##*/} $b 0755 0 0"
+	for b in "${bins[@]}"; do
+		echo "file /bin/${b%% *} ${b#* } 0755 0 0"
 	done
 	# Shared libraries, under their sonames, and the dynamic loader.
 	ldd /usr/bin/v4l2-compliance /usr/bin/media-ctl /usr/bin/v4l2-ctl |

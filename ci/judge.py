@@ -243,6 +243,19 @@ def check_mbus(run):
 	run.write('mbus.failing', ''.join(f + '\n' for f in failing))
 	probs = ktap.problems(test)
 	summary = f'{len(cases)} tests, {len(failing)} failed'
+	# mbus-test's own count (it has no plan: results are printed as they
+	# come), its subtest's result and its exit status must agree with what
+	# was parsed, or a result was lost or mangled on the console.
+	own = [re.match(r'^\s*# mbus-vimc: (\d+) tests, (\d+) failed$', l) for l in sec]
+	own = [m for m in own if m]
+	rc = next((r for n, r, _ in run.steps() if n == 'mbus-test'), None)
+	sub = test.subtests[0].status.name if test.subtests else 'MISSING'
+	if not own:
+		probs.append("mbus-test's summary line is missing")
+	elif (int(own[-1].group(1)), int(own[-1].group(2))) != (len(cases), len(failing)):
+		probs.append(f'mbus-test counted {own[-1].group(1)} tests, {own[-1].group(2)} failed; the console shows {summary}')
+	elif (sub == 'SUCCESS') != (not failing) or (rc == 0) != (not failing):
+		probs.append(f'the results, the subtest ({sub}) and the exit status ({rc}) disagree')
 	if probs:
 		return 'FAIL', f'mbus-test did not complete ({summary}): ' + '; '.join(probs)
 	if run.basedir is None:
@@ -283,6 +296,11 @@ def check_compliance(run):
 			problems.append("the base's compliance results are missing or incomplete: nothing to compare with")
 		else:
 			base = set(run.read('compliance.failing', run.basedir).splitlines())
+			ran = {'|'.join(t[:3]) for t in tests}
+			gone = sorted({'|'.join(l.split('|')[:3]) for l in
+				       run.read('compliance.tests', run.basedir).splitlines()} - ran)
+			if gone:
+				problems.append(f'{len(gone)} test(s) that ran on the base did not run: {gone[0]}')
 			new = [f for f in failing if f not in base]
 			known = [f for f in failing if f in base]
 			fixed = sorted(base - set(failing))

@@ -13,6 +13,8 @@
 dir=${1:?usage: judge.sh DIR INPUTS [BASEDIR BASE_INPUTS [BASE_COMMIT TIP]]}
 inputs=${2:?usage: judge.sh DIR INPUTS ...}
 basedir=${3:-} base_inputs=${4:-} base_commit=${5:-} tip=${6:-}
+MBUS_KUNIT_DIR="$(base_tools)/tools/testing/kunit"
+export MBUS_KUNIT_DIR
 judge=(python3 "$MBUS_TOP/ci/judge.py" "$dir")
 if [ -n "$basedir" ]; then
 	judge+=(--base "$basedir")
@@ -20,7 +22,8 @@ if [ -n "$basedir" ]; then
 	[ "$v" = FAIL ] || ! verdict_passes "$v" || judge+=(--base-ok)
 	[ -z "$tip" ] || judge+=(--require-suites-of "$base_commit" "$tip")
 fi
-"${judge[@]}" >"$dir/judge.out" 2>"$dir/judge.err" ||
+# (A bounded time: a console can hold KTAP that no parser should hang on.)
+timeout 600 "${judge[@]}" >"$dir/judge.out" 2>"$dir/judge.err" ||
 	echo "judge FAIL judge.py failed: $(tail -n 1 "$dir/judge.err")" >>"$dir/judge.out"
 for chk in "${BOOT_CHECKS[@]}"; do
 	line=$(grep -m1 "^$chk " "$dir/judge.out" || echo "$chk FAIL the judge gave no verdict ($(tail -n 1 "$dir/judge.err"))")

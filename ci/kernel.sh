@@ -11,6 +11,8 @@
 # usage: kernel.sh COMMIT
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
+# (It checks out commits in the base tree: one run at a time.)
+[ "${MBUS_LOCKED:-}" ] || take_lock "$@"
 
 commit=$(git -C "$MBUS_TREE" rev-parse --verify -q "${1:?usage: kernel.sh COMMIT}^{commit}") ||
 	die "kernel.sh: no commit $1 in $MBUS_TREE"
@@ -39,7 +41,7 @@ if ! kmake bzImage modules >"$new/build.log" 2>&1 ||
 	exit 1
 fi
 if ! lost=$("$MBUS_TOP/ci/config.sh" --validate "$commit" "$MBUS_BOOT_BUILD" "${frags[@]}" 2>&1); then
-	stage_end FAIL "$lost" >&2
+	stage_end FAIL "${lost:-config.sh --validate failed without saying why}" >&2
 	exit 1
 fi
 cp "$MBUS_BOOT_BUILD/arch/x86/boot/bzImage" "$MBUS_BOOT_BUILD/usr/gen_init_cpio" \

@@ -15,11 +15,22 @@ for f in "$@"; do
 done
 : >"$out/kernel-doc.$when"
 if [ "${#files[@]}" -gt 0 ]; then
-	(cd "$MBUS_TREE" && perl scripts/kernel-doc -Wall -none "${files[@]}") 2>&1 |
-		sed -E 's/^([^: ]+):[0-9]+: /\1: /' | sort -u >"$out/kernel-doc.$when" || true
+	rc=0
+	(cd "$MBUS_TREE" && perl scripts/kernel-doc -Wall -none "${files[@]}") >"$out/kernel-doc.$when.raw" 2>&1 || rc=$?
+	sed -E 's/^([^: ]+):[0-9]+: /\1: /' "$out/kernel-doc.$when.raw" | sort -u >"$out/kernel-doc.$when"
+	# With -none, kernel-doc exits 0 unless it could not run at all.
+	if [ "$rc" -ne 0 ]; then
+		[ "$when" = before ] || verdict_write "$out/kernel-doc.verdict" FAIL "${MBUS_INPUTS:?}" "scripts/kernel-doc exited $rc: $(tail -n 1 "$out/kernel-doc.$when.raw")"
+		echo "$rc" >"$out/kernel-doc.$when.failed"
+		exit 1
+	fi
 fi
 [ "$when" = after ] || exit 0
 
+if [ -f "$out/kernel-doc.before.failed" ]; then
+	verdict_write "$out/kernel-doc.verdict" FAIL "${MBUS_INPUTS:?}" "scripts/kernel-doc could not run before the patch: $(tail -n 1 "$out/kernel-doc.before.raw")"
+	exit 1
+fi
 comm -13 "$out/kernel-doc.before" "$out/kernel-doc.after" >"$out/kernel-doc.log"
 nnew=$(wc -l <"$out/kernel-doc.log")
 nold=$(wc -l <"$out/kernel-doc.after")

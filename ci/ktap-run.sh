@@ -13,8 +13,11 @@ name=${1:?usage: ktap-run.sh NAME LOG CMD...} log=${2:?usage: ktap-run.sh NAME L
 shift 2
 [ $# -gt 0 ] || die "usage: ktap-run.sh NAME LOG CMD..."
 mkdir -p "$(dirname "$log")"
+MBUS_KUNIT_DIR="$(base_tools)/tools/testing/kunit"
+export MBUS_KUNIT_DIR
 rc=0
-"$@" </dev/null >"$log" 2>&1 || rc=$?
+# A test that hangs is stopped (exit 124) and fails like a crash.
+timeout -k 10 "${MBUS_TEST_TIMEOUT:-2400}" "$@" </dev/null >"$log" 2>&1 || rc=$?
 sed 's/^/    /' "$log"
-python3 "$MBUS_TOP/ci/ktap.py" script "$name" "$log" "$rc" ||
-	echo "not ok - $name: ci/ktap.py could not read $log"
+timeout 120 python3 "$MBUS_TOP/ci/ktap.py" script "$name" "$log" "$rc" ||
+	echo "not ok - $name: ci/ktap.py could not read $log (exit $?)"

@@ -18,20 +18,21 @@ import io
 import os
 import re
 import sys
-from typing import List, Optional, Tuple
+from typing import List, Tuple
 
 _parser = None
 
 
-def parser(tree: Optional[str] = None):
-	"""The tree's kunit_parser module (MBUS_TREE, or the cache's tree)."""
+def parser():
+	"""The base's kunit_parser module: MBUS_KUNIT_DIR, the base's own
+	tools/testing/kunit (ci/lib.sh's base_tools makes it from the base
+	commit, whatever the tree has checked out)."""
 	global _parser
 	if _parser is None:
-		tree = tree or os.environ.get('MBUS_TREE') or os.path.join(
-			os.environ.get('MBUS_CACHE') or os.path.join(
-				os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'),
-				'mbus-workspace'), 'linux')
-		sys.path.insert(0, os.path.join(tree, 'tools', 'testing', 'kunit'))
+		kdir = os.environ.get('MBUS_KUNIT_DIR')
+		if not kdir or not os.path.isfile(os.path.join(kdir, 'kunit_parser.py')):
+			raise SystemExit(f'ktap.py: MBUS_KUNIT_DIR={kdir!r} holds no kunit_parser.py')
+		sys.path.insert(0, kdir)
 		import kunit_parser  # pylint: disable=import-outside-toplevel
 		_parser = kunit_parser
 	return _parser
@@ -89,6 +90,13 @@ def script(name: str, log: str, status: int) -> int:
 	"""The verdict lines of one test script: its cases, then how it ended."""
 	with open(log, errors='replace') as f:
 		lines = f.read().splitlines()
+	# A plan after the first result: the parser would not end on it.
+	first_result = next((i for i, l in enumerate(lines) if _RESULT.match(l)), None)
+	first_plan = next((i for i, l in enumerate(lines) if re.match(r'^1\.\.[0-9]+', l)), None)
+	if first_plan is not None and first_result is not None and first_plan > first_result:
+		print(f'not ok - {name}: the script did not complete: its plan comes after its first result'
+		      + (f'; exited with status {status}' if status else ''))
+		return 0
 	test = parse(lines)
 	for case, st in leaves(test):
 		mark = 'ok' if st in ('SUCCESS', 'SKIPPED') else 'not ok'

@@ -11,10 +11,9 @@
 
 rev=${1:?usage: kunit.sh REV}
 [ "${MBUS_LOCKED:-}" ] || take_lock "$@"
-tip=$(git -C "$MBUS_TREE" rev-parse --verify -q "$MBUS_BRANCH_PREFIX$rev") ||
-	die "kunit $rev: no branch $MBUS_BRANCH_PREFIX$rev (run make apply REV=$rev)"
+tip=$(rev_tip "$rev")
 base=$(base_commit)
-mapfile -t configs < <(git -C "$MBUS_TREE" diff --name-only --diff-filter=A "$base" "$tip" -- '*.kunitconfig')
+mapfile -t configs < <(git -C "$MBUS_TREE" diff --name-only --diff-filter=AM "$base" "$tip" -- '*.kunitconfig')
 out="$MBUS_RESULTS/$rev/kunit"
 rm -rf "$out"
 mkdir -p "$out"

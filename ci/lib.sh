@@ -7,14 +7,19 @@
 #   <rev>/base.warnings                        check.sh: the base's W=1/sparse set
 #   <rev>/<NNNN>/<check>.verdict, <check>.log  check.sh, one per PATCH_CHECKS
 #   <rev>/<NNNN>/{build.warnings,warnings,kernel-doc.*}
+#   <rev>/reference/                           check.sh: the reference build's verdict and log
 #   <rev>/check.verdict                        check.sh, the revision's summary
+#   <rev>/apply.tip                            apply.sh: the commit the patches gave
 #   base/boot/, <rev>/boot/                    boot.sh: console.log, step-seconds,
 #       <check>.verdict one per BOOT_CHECKS (judge.py), boot.verdict, compliance.*,
-#       mbus.failing, splats.*, kernel.config (the .config the kernel was built with)
+#       mbus.failing, splats.*, judge.{out,err}, key, guest-seconds,
+#       kernel.config (the .config the kernel was built with)
 #   <rev>/kunit/kunit.verdict                  kunit.sh
-#   <rev>/pxa/pxa.verdict                      pxa-compare.sh
+#   <rev>/pxa/pxa.verdict, <rev>/pxa-compare.out  pxa-compare.sh (run by test.sh)
+#   <rev>/send-dry-run.log                     send.sh
 #   <rev>/roundtrip/roundtrip.verdict          roundtrip.sh
-#   tests/                                     ci/test.sh: each test script's KTAP log
+#   tests/                                     ci/test.sh: each test script's KTAP log,
+#                                              and the consoles of the tests' fixture guests
 #   stage-times                                stage_end: seconds, verdict, name a line
 # A verdict file is one line, written and read only through verdict_write
 # and verdict_read below:
@@ -220,17 +225,14 @@ hash_text() {
 	sha256sum | cut -c1-16
 }
 # What built a result: compiler, sparse, the host's guest tools. Computed
-# once a run and inherited by every stage it starts.
-if [ -z "${MBUS_TOOLCHAIN_ID:-}" ]; then
-	MBUS_TOOLCHAIN_ID=$( {
-		gcc --version 2>/dev/null | head -n 1
-		sparse --version 2>&1 || true
-		dpkg-query -W -f '${Package} ${Version}\n' qemu-system-x86 v4l-utils busybox-static 2>/dev/null || true
-	} | sha256sum | cut -c1-16)
-	export MBUS_TOOLCHAIN_ID
-fi
+# by every script itself (never taken from the environment).
+mbus_toolchain_id=$( {
+	gcc --version 2>/dev/null | head -n 1
+	sparse --version 2>&1 || true
+	dpkg-query -W -f '${Package} ${Version}\n' qemu-system-x86 v4l-utils busybox-static 2>/dev/null || true
+} | sha256sum | cut -c1-16)
 toolchain_id() {
-	echo "$MBUS_TOOLCHAIN_ID"
+	echo "$mbus_toolchain_id"
 }
 
 # The scripts and data a stage's verdicts depend on.
@@ -281,6 +283,8 @@ boot_inputs() {
 		base_commit
 		toolchain_id
 		boot_scripts_hash
+		# What the person may set that changes what the guest does.
+		echo "append=${MBUS_GUEST_APPEND:-} timeout=${MBUS_GUEST_TIMEOUT:-} kvm=${MBUS_KVM:-auto}"
 		echo "$1"
 		[ "$1" = base ] || {
 			boot_inputs base
@@ -292,6 +296,19 @@ boot_inputs() {
 # pxa_inputs REV: the inputs of the pxa_camera comparison of a revision.
 pxa_inputs() {
 	cache_key "$MBUS_TOP/ci/pxa-compare.sh" "$(input_hash "$1")"
+}
+
+# rev_tip REV: the commit of branch rev/REV, if it is what the current
+# patches of REV give (apply.verdict current, apply.tip the branch); dies
+# otherwise, naming what to run.
+rev_tip() {
+	local tip v
+	tip=$(git -C "$MBUS_TREE" rev-parse --verify -q "$MBUS_BRANCH_PREFIX$1") ||
+		die "$1: no branch $MBUS_BRANCH_PREFIX$1 (run make apply REV=$1)"
+	read -r v _ < <(verdict_read "$MBUS_RESULTS/$1/apply.verdict" "$(input_hash "$1")")
+	[ "$v" = OK ] && [ "$(cat "$MBUS_RESULTS/$1/apply.tip" 2>/dev/null)" = "$tip" ] ||
+		die "$1: branch $MBUS_BRANCH_PREFIX$1 is not what the current patches give (run make apply REV=$1)"
+	echo "$tip"
 }
 
 # --- the cache: one helper for every stage that keeps results
@@ -334,6 +351,26 @@ cache_put() {
 	touch "$tmp/.done"
 	rm -rf "$dest"
 	mv "$tmp" "$dest"
+}
+
+# base_tools: a directory with the base's own tools/testing/kunit and
+# kselftest's ktap_helpers.sh, taken from the base commit (not from whatever
+# is checked out), made once per base. Prints its path.
+base_tools() {
+	local base dir tmp
+	base=$(base_commit)
+	dir="$MBUS_CACHE/base-tools-${base:0:16}"
+	if [ ! -f "$dir/.done" ]; then
+		tmp="$dir.tmp.$$"
+		rm -rf "$tmp"
+		mkdir -p "$tmp"
+		git -C "$MBUS_TREE" archive "$base" tools/testing/kunit \
+			tools/testing/selftests/kselftest/ktap_helpers.sh | tar -x -C "$tmp"
+		touch "$tmp/.done"
+		rm -rf "$dir"
+		mv "$tmp" "$dir"
+	fi
+	echo "$dir"
 }
 
 # tree_checkout COMMIT: every stage checks out the commit it works on itself

@@ -18,7 +18,7 @@ if [ "${1:-}" = --files ]; then
 	inputs=$(cache_key "$0" "$(hash_files "$old_pxa" "$new_pxa" "$new_c" "$new_h")")
 else
 	rev=${1:?usage: pxa-compare.sh REV}
-	tip="$MBUS_BRANCH_PREFIX$rev"
+	tip=$(rev_tip "$rev")
 	out="$MBUS_RESULTS/$rev/pxa"
 	label=$rev
 	inputs=$(pxa_inputs "$rev")

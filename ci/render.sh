@@ -34,7 +34,7 @@ from=$MBUS_FROM
 project_from=$MBUS_PROJECT_FROM
 tree="$MBUS_TREE"
 base=$(base_commit)
-tip=$(git -C "$tree" rev-parse "$MBUS_BRANCH_PREFIX$rev")
+tip=$(rev_tip "$rev")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; git -C "$tree" branch -D -q "post/$rev" 2>/dev/null || true' EXIT
@@ -44,10 +44,7 @@ args=(--cover-letter --cover-from-description=subject --thread=shallow
 	--base="$base" --from="$from" --no-signature -o "$tmp")
 [ "$n" -eq 1 ] || args+=(-v "$n")
 if [ "$n" -gt 1 ]; then
-	prev="$MBUS_BRANCH_PREFIX v$((n - 1))"
-	prev=${prev// /}
-	git -C "$tree" rev-parse -q --verify "$prev" >/dev/null ||
-		die "render $rev: no branch $prev for --range-diff (run make apply REV=v$((n - 1)))"
+	prev=$(rev_tip "v$((n - 1))")
 	args+=(--range-diff="$base..$prev" --creation-factor=60)
 fi
 email=${from##*<}

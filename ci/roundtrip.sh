@@ -44,7 +44,7 @@ if grep -E '^(Reviewed|Acked|Tested)-by:' "$am" | grep -qvxF -f <(grep -hE '^(Re
 fi
 
 base=$(base_commit)
-want=$(git -C "$MBUS_TREE" rev-parse "$MBUS_BRANCH_PREFIX$rev^{tree}")
+want=$(git -C "$MBUS_TREE" rev-parse "$(rev_tip "$rev")^{tree}")
 git -C "$MBUS_TREE" am --abort >/dev/null 2>&1 || true
 git -C "$MBUS_TREE" checkout -q --detach "$base"
 if ! git -C "$MBUS_TREE" am -q "$am" >"$res/git-am.log" 2>&1; then

@@ -3,7 +3,7 @@
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-newest=$(REV='' revisions | while read -r r; do revision_has_patches "$r" && echo "$r"; done | tail -n 1)
+newest=$(revisions | while read -r r; do revision_has_patches "$r" && echo "$r"; done | tail -n 1)
 [ -n "$newest" ] || exit 0
 echo
 echo "Postings of $newest, checked, booted and rendered: outgoing/$newest/"

@@ -10,7 +10,16 @@ set -o nounset -o pipefail
 T_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 MBUS_CACHE=${MBUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mbus-workspace}
 export MBUS_CACHE
-T_TREE=$MBUS_CACHE/linux
+T_TREE=${MBUS_TREE:-$MBUS_CACHE/linux}
+export MBUS_TREE=$T_TREE
+# Where the tests keep what a person may want to look at afterwards.
+T_RESULTS=${MBUS_RESULTS:-$MBUS_CACHE/results}/tests
+# The base's own KTAP helpers (taken from the base commit, not from whatever
+# the tree has checked out).
+T_TOOLS=$(bash -c '. "$1/ci/lib.sh" && base_tools' _ "$T_TOP") || {
+	echo "tests/lib.sh: the base's tools could not be had (make tree)" >&2
+	exit 1
+}
 T_TMP=$(mktemp -d /tmp/mbus-test.XXXXXX)
 # Fixtures differ from run to run, so that no earlier run's cached results
 # stand in for the ones a test expects to be made.
@@ -18,7 +27,7 @@ T_NONCE="$(date +%s.%N)-$$"
 trap 'rm -rf "$T_TMP"' EXIT
 
 # shellcheck source=/dev/null
-. "$T_TREE/tools/testing/selftests/kselftest/ktap_helpers.sh"
+. "$T_TOOLS/tools/testing/selftests/kselftest/ktap_helpers.sh"
 # t_plan N: the KTAP header and the plan, before any result.
 t_plan() {
 	ktap_print_header

@@ -53,12 +53,21 @@ setsid bash -c 'exec env MBUS_SERIES_DIR="$1/series" MBUS_RESULTS="$1/results" \
 	MBUS_BRANCH_PREFIX=test/ REV=v1 ci/each-rev.sh check' _ "$T_TMP" >"$T_TMP/killed.log" 2>&1 &
 victim=$!
 for _ in $(seq 600); do
-	grep -q 'v1 2/2 building' "$T_TMP/killed.log" && pgrep -f 'W=1 C=1' >/dev/null && break
+	grep -q 'v1 2/2 building' "$T_TMP/killed.log" && pgrep -s "$victim" -f 'W=1 C=1' >/dev/null && break
 	sleep 0.5
 done
-sleep 2
-kill -TERM -- "-$victim" 2>/dev/null
+sleep 1
+# SIGKILL: nothing of the run can clean up after itself (make cannot remove
+# a half-written object); the patch's files are rebuilt all the same.
+kill -KILL -- "-$victim" 2>/dev/null
 wait "$victim" 2>/dev/null
+# SIGKILL is delivered at once but each process of the run (cc1, make)
+# closes its files only as it exits: wait for the whole session to be gone.
+for _ in $(seq 300); do
+	pgrep -s "$victim" >/dev/null || break
+	pkill -KILL -s "$victim" 2>/dev/null
+	sleep 0.1
+done
 if (exec 8>>"$MBUS_CACHE/lock" && flock -n 8); then
 	ok "a killed run releases the lock"
 else
@@ -85,20 +94,19 @@ fi
 # --- stale verdicts, and REV
 vs() { ws env "$@" ci/verdicts.sh 2>&1; }
 expect_eq "a verdict of the current inputs counts" "ok - v1 patch 0001 checkpatch: OK" \
-	"$(vs REV=v1 | grep -m1 'v1 patch 0001 checkpatch' | cut -d' ' -f1-8)"
+	"$(vs REV=v1 | grep -m1 'v1 patch 0001 checkpatch' | cut -d' ' -f1-7)"
 sed -i 's/The model name of the media device/The media device model name/' "$T_TMP/series/series-v1/"*0001-*.patch
 expect_eq "a verdict made before the patch changed is stale, not a pass" "not ok - v1 patch 0001 checkpatch: STALE" \
-	"$(vs REV=v1 | grep -m1 'v1 patch 0001 checkpatch' | cut -d' ' -f1-9)"
+	"$(vs REV=v1 | grep -m1 'v1 patch 0001 checkpatch' | cut -d' ' -f1-8)"
 cp -r "$T_TMP/series/series-v1" "$T_TMP/series/series-v2"
 expect_eq "with REV=v1, nothing of v2 is counted" 0 "$(vs REV=v1 | grep -c ' v2 ')"
 expect_eq "without REV, v2's missing verdicts are failures" "not ok - v2 patch 0001 checkpatch: MISSING" \
-	"$(vs REV= | grep -m1 'v2 patch 0001 checkpatch' | cut -d' ' -f1-9)"
+	"$(vs REV= | grep -m1 'v2 patch 0001 checkpatch' | cut -d' ' -f1-8)"
 rm -rf "$T_TMP/series/series-v2"
 git -C "$T_TREE" branch -D -q test/v1 2>/dev/null
 
 # --- a .config that lost a requested option
-mkdir -p "$T_TMP/obj"
-cp "$MBUS_CACHE/build/.config" "$T_TMP/obj/.config"
+ci/config.sh "$base" "$T_TMP/obj" ci/kernel.config >/dev/null
 if ci/config.sh --validate "$base" "$T_TMP/obj" ci/kernel.config 2>"$T_TMP/validate.err"; then
 	ok "the check build's .config has every requested option"
 else
@@ -112,7 +120,7 @@ kc=drivers/media/test-drivers/vimc/Kconfig
 c3=$(fixture_commit "$base" "media: vimc: fixture: depends on BROKEN" -- \
 	"$kc" 's/^\tdepends on VIDEO_DEV$/\tdepends on VIDEO_DEV \&\& BROKEN/')
 expect_fail "a commit whose Kconfig no longer grants CONFIG_VIDEO_VIMC is refused, naming it" \
-	"not granted by Kconfig: CONFIG_VIDEO_VIMC=m" \
+	"not granted by Kconfig: .*CONFIG_VIDEO_VIMC=m" \
 	ci/config.sh "$c3" "$T_TMP/obj3" ci/kernel.config
 
 # --- a revision whose KUnit suite did not run
@@ -188,10 +196,10 @@ oob_boot() {   # NAME COMMIT: boot the fixture init on COMMIT's kernel, judge
 	MBUS_GUEST_TIMEOUT=120 ci/qemu.sh "$kdir/bzImage" "$img" "$T_TMP/oob-$1/console.log"
 	rm -f "$img"
 	ci/judge.sh "$T_TMP/oob-$1" 0123456789abcdef >/dev/null 2>&1
-	cp "$T_TMP/oob-$1/console.log" "$MBUS_CACHE/results/tests/oob-$1.console.log" 2>/dev/null || true
+	cp "$T_TMP/oob-$1/console.log" "$T_RESULTS/oob-$1.console.log" 2>/dev/null || true
 	[ "$2" = "$base" ] || rm -rf "$kdir"
 }
-mkdir -p "$MBUS_CACHE/results/tests"
+mkdir -p "$T_RESULTS"
 oob_boot bug "$c5"
 got=$(cat "$T_TMP/oob-bug/console.verdict" 2>/dev/null)
 if grep -qE '^FAIL .*(KASAN|UBSAN)' <<<"$got"; then
