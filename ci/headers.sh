@@ -4,8 +4,12 @@
 #   To/Cc       from MAIL.rcpt (ci/recipients.sh), a Cc that is also a To
 #               left out;
 #   Message-ID  and the In-Reply-To/References that point at it: from the
-#               revision, the mail's position and its patch-id, at DOMAIN,
-#               so that rendering twice gives the same bytes;
+#               series' change-id, the revision, the mail's position and its
+#               patch-id, at DOMAIN (the sender's), as b4 makes them, so
+#               that they are unique to the series and revision and
+#               rendering twice gives the same bytes;
+#   change-id   the series' b4 change-id (MBUS_CHANGE_ID), below the cover
+#               letter's base-commit, as b4 prep writes it;
 #   Date        of the cover letter: the last patch's;
 #   Subject     unfolded: b4 0.12 (Debian 12) fails on a folded one ("Header
 #               values may not contain linefeed"); one line of up to 998
@@ -28,7 +32,7 @@ for m in "${mails[@]}"; do
 	else
 		pid=$(git patch-id --stable <"$m" | cut -c1-12)
 	fi
-	ids[$old]="mbus-$rev-$i-$pid@$domain"
+	ids[$old]="$MBUS_CHANGE_ID-$rev-$i-$pid@$domain"
 	i=$((i + 1))
 done
 lastdate=$(sed -n 's/^Date: //p' "${mails[-1]}" | head -n 1)
@@ -37,12 +41,13 @@ for m in "${mails[@]}"; do
 	to=$(grep '^to|' "$m.rcpt" | cut -d'|' -f2 | awk '!s[$0]++' | paste -sd, | sed 's/,/, /g')
 	cc=$(grep '^cc|' "$m.rcpt" | cut -d'|' -f2 | awk '!s[$0]++' |
 		grep -vxF -f <(grep '^to|' "$m.rcpt" | cut -d'|' -f2) | paste -sd, | sed 's/,/, /g' || true)
-	awk -v to="$to" -v cc="$cc" -v lastdate="$lastdate" -v cover="$([ "$m" = "${mails[0]}" ] && echo 1)" '
+	awk -v to="$to" -v cc="$cc" -v lastdate="$lastdate" -v changeid="$MBUS_CHANGE_ID" -v cover="$([ "$m" = "${mails[0]}" ] && echo 1)" '
 		!hdr && insubj && /^[ \t]/ { sub(/^[ \t]+/, " "); subj = subj $0; next }
 		!hdr && insubj { print subj; insubj = 0 }
 		!done && /^Subject: / { print "To: " to; if (cc != "") print "Cc: " cc; done = 1 }
 		!hdr && /^Subject: / { subj = $0; insubj = 1; next }
 		cover && !hdr && /^Date: / { print "Date: " lastdate; next }
+		cover && hdr && /^base-commit: / { print; print "change-id: " changeid; next }
 		/^$/ { hdr = 1 }
 		{ print }' "$m" >"$m.new"
 	for old in "${!ids[@]}"; do
@@ -51,3 +56,5 @@ for m in "${mails[@]}"; do
 	mv "$m.new" "$m"
 	rm -f "$m.rcpt"
 done
+grep -q "^change-id: $MBUS_CHANGE_ID\$" "${mails[0]}" ||
+	die "headers: ${mails[0]##*/} has no base-commit line to put the change-id under"

@@ -56,6 +56,10 @@ export CCACHE_DIR=${CCACHE_DIR:-$MBUS_CACHE/ccache}
 # MBUS_FROM="Name <address>".
 readonly MBUS_PROJECT_FROM="mbus-workspace <mbus-workspace@example.org>"
 MBUS_FROM=${MBUS_FROM:-$MBUS_PROJECT_FROM}
+# The series' b4 change-id: the same in every revision's cover letter (and
+# at the head of every Message-ID), so that b4 and a reviewer can link the
+# revisions of this series.
+readonly MBUS_CHANGE_ID="20261203-media-bus-format-descriptors-4f1d9c2e7a60"
 
 # The fixed identity of the base commit: the same package version gives the
 # same commit id on every machine.

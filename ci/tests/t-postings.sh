@@ -9,11 +9,18 @@
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
 
-revs=$(for d in series-v*/; do d=${d%/}; compgen -G "$d/*.patch" >/dev/null && echo "${d#series-}"; done)
+# The revisions REV selects (all, without it), as every target takes them.
+revs=$(for d in series-v*/; do d=${d%/}; compgen -G "$d/*.patch" >/dev/null && echo "${d#series-}"; done |
+	sort -V | { if [ -n "${REV:-}" ]; then grep -x "$REV"; else cat; fi; })
 newest=$(echo "$revs" | tail -n 1)
-# 5 a revision, 2 more for a newest revision after v1, the identity, the
-# round trips' b4 diff, the notes, and the gate's 2.
-t_plan $((5 * $(echo "$revs" | wc -w) + $([ "${newest#v}" -gt 1 ] && echo 2 || echo 0) + 5))
+# 7 a revision, 2 more for a newest revision after v1, the identity and
+# its Message-IDs, the round trips' b4 diff, the notes, and the gate's 2.
+t_plan $((7 * $(echo "$revs" | wc -w) + $([ "${newest#v}" -gt 1 ] && echo 2 || echo 0) + 6))
+change_id=$(bash -c '. ci/lib.sh && echo "$MBUS_CHANGE_ID"')
+# msgids DIR: the Message-IDs of the mails in DIR, one a line.
+msgids() {
+	awk 'FNR == 1 { h = 1 } /^$/ { h = 0 } h && sub(/^Message-I[Dd]: */, "")' "$1"/*.patch
+}
 for rev in $revs; do
 	if [ ! -d "outgoing/$rev" ]; then
 		notok "$rev: outgoing/$rev is committed" "no outgoing/$rev"
@@ -32,6 +39,19 @@ for rev in $revs; do
 		notok "$rev: no placeholder text in the postings" "$(grep -l 'EDITME\|\*\*\* SUBJECT HERE\|\*\*\* BLURB HERE' "outgoing/$rev"/*.patch | head -n 1)"
 	else
 		ok "$rev: no placeholder text in the postings"
+	fi
+	# b4 can link the revisions: one change-id in every cover letter, and
+	# Message-IDs unique to the series and the revision.
+	if grep -qx "change-id: $change_id" "outgoing/$rev"/*0000-cover-letter.patch; then
+		ok "$rev: the cover letter carries the series' change-id"
+	else
+		notok "$rev: the cover letter carries the series' change-id" "no 'change-id: $change_id'"
+	fi
+	bad=$(msgids "outgoing/$rev" | grep -vxE "<$change_id-$rev-[0-9]+-[0-9a-z]+@example\.org>" || true)
+	if [ -z "$bad" ] && [ "$(msgids "outgoing/$rev" | sort -u | wc -l)" -eq "$(ls "outgoing/$rev"/*.patch | wc -l)" ]; then
+		ok "$rev: every Message-ID is distinct, of the series and the revision, at the sender's domain"
+	else
+		notok "$rev: every Message-ID is distinct, of the series and the revision, at the sender's domain" "${bad:-duplicates}"
 	fi
 	# Every recipient of every mail is in MAINTAINERS-notes, for that patch.
 	missing=""
@@ -79,6 +99,11 @@ if [ -n "$newest" ]; then
 		ok "MBUS_FROM replaces the project identity in From and Signed-off-by"
 	else
 		notok "MBUS_FROM replaces the project identity in From and Signed-off-by" "$(tail -n 1 "$T_TMP/mine.log")"
+	fi
+	if [ -d "$T_TMP/mine" ] && ! msgids "$T_TMP/mine" | grep -qv '@example\.com>$'; then
+		ok "the Message-IDs take the domain of the sender's address"
+	else
+		notok "the Message-IDs take the domain of the sender's address" "$(msgids "$T_TMP/mine" 2>&1 | head -n 1)"
 	fi
 fi
 
