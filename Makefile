@@ -42,7 +42,10 @@ help: ## list the targets and the environment variables a user may set
 #var KERNEL_PKG        its Debian package (default linux-source-6.12)
 #var CODESPELL_DICT    codespell's dictionary for checkpatch
 #var MBUS_KVM          auto (default: KVM only if a probe boot works) or no
-#var MBUS_GUEST_TIMEOUT  seconds a guest may run (default 300)
+#var MBUS_GUEST_TIMEOUT  seconds a guest may run (default 900)
+#var MBUS_GUEST_MEM    the guest's memory in MiB (default 4096: 1.5 x the measured peak)
+#var MBUS_DEBIAN_MIRROR  the Debian mirror of the guest's userspace (default http://deb.debian.org/debian)
+#var MBUS_GUEST_REFRESH  1: fetch the guest's Debian 13 userspace again
 #var MBUS_GUEST_APPEND extra kernel command line of the guest
 #var CCACHE_DIR        ccache's directory (default: in the cache)
 #var BENCH_DIR         the benchmark's scratch directory (default /var/tmp/mbus-bench)

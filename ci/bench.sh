@@ -106,7 +106,7 @@ measure d "$MBUS_CACHE" make -C "$ws"
 # already built), for the base and every revision's tip.
 for ref in mbus-base $(cd "$ws" && ls -d series-v* | sort -V | sed 's,^series-,rev/,'); do
 	kdir=$(cd "$ws" && ci/kernel.sh "$ref") || die "bench e: no kernel for $ref"
-	img=$(cd "$ws" && ci/initramfs.sh "$kdir") || die "bench e: no guest image for $kdir"
+	img=$(cd "$ws" && ci/initramfs.sh "$kdir" "$(ci/guest-root.sh)") || die "bench e: no guest image for $kdir"
 	name=e-${ref##*/}
 	measure "$name" "$MBUS_CACHE" bash -c "'$ws/ci/qemu.sh' '$kdir/bzImage' '$img' '$bench/$name.console' &&
 		grep -q MBUS-DONE '$bench/$name.console' && ! grep -q MBUS-HOST '$bench/$name.console'"

@@ -31,7 +31,7 @@ boot_one() {
 		stage_end FAIL "the kernel of $name does not build"
 		return 1
 	fi
-	if ! img=$("$MBUS_TOP/ci/initramfs.sh" "$kdir"); then
+	if ! img=$("$MBUS_TOP/ci/initramfs.sh" "$kdir" "$groot"); then
 		verdict_write "$out/boot.verdict" FAIL "$inputs" "the guest image could not be made"
 		stage_end FAIL "the guest image of $name could not be made"
 		return 1
@@ -41,6 +41,7 @@ boot_one() {
 		info "  $name: guest run and verdicts of identical inputs reused (guest took $(cat "$out/guest-seconds")s)"
 	else
 		cp "$kdir/.config" "$out/kernel.config"
+		cp "$groot/versions" "$out/guest-versions"
 		info "  $name: booting $(basename "$img") under QEMU"
 		t0=$(date +%s)
 		"$MBUS_TOP/ci/qemu.sh" "$kdir/bzImage" "$img" "$out/console.log"
@@ -74,6 +75,9 @@ boot_one() {
 	verdict_write "$out/boot.verdict" OK "$inputs" "all boot checks pass"
 	stage_end OK "guest $(cat "$out/guest-seconds")s; results in $out"
 }
+
+# The guest's userspace (Debian 13), the same for the base and the revision.
+groot=$("$MBUS_TOP/ci/guest-root.sh") || die "boot $rev: no guest userspace (ci/guest-root.sh failed)"
 
 # The base, the reference: its failures are listed, never a revision's.
 if ! boot_one base "$base"; then

@@ -9,7 +9,7 @@ PACKAGES=(
 	linux-source-6.12 git git-email libmailtools-perl libauthen-sasl-perl
 	libio-socket-ssl-perl b4 sparse codespell ccache
 	make gcc libc6-dev bc bison flex libelf-dev libssl-dev perl python3
-	xz-utils kmod cpio busybox-static qemu-system-x86 v4l-utils
+	xz-utils kmod cpio qemu-system-x86 mmdebstrap arch-test
 	shellcheck util-linux time
 )
 

@@ -1,15 +1,20 @@
 #!/bin/bash
 # Stage "initramfs": the guest image for one kernel, made with the kernel's
-# own usr/gen_init_cpio: busybox-static, v4l2-compliance, media-ctl and
-# v4l2-ctl with their shared libraries, /dev/console, ci/guest/init, the guest
-# test programs (C, built static from ci/guest/*.c) and the kernel's modules.
-# Rebuilt only when its inputs change. Prints the image's path.
+# own usr/gen_init_cpio: the guest's userspace from Debian 13 (the files/ of
+# ci/guest-root.sh: busybox, v4l-utils amd64 and i386, libcamera's cam, their
+# libraries and loaders), /dev/console, ci/guest/init, the guest test
+# programs (C, built static from ci/guest/*.c) and the kernel's modules.
+# Nothing of the host's userspace goes in. Rebuilt only when its inputs
+# change. Prints the image's path.
 #
-# usage: initramfs.sh KERNELDIR
+# usage: initramfs.sh KERNELDIR GUESTROOT
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-kdir=${1:?usage: initramfs.sh KERNELDIR}
+kdir=${1:?usage: initramfs.sh KERNELDIR GUESTROOT}
+groot=${2:?usage: initramfs.sh KERNELDIR GUESTROOT}
+[ -f "$groot/versions" ] && [ -x "$groot/files/usr/bin/busybox" ] ||
+	die "initramfs: $groot is not a guest root of ci/guest-root.sh (no versions or busybox)"
 gen="$kdir/gen_init_cpio"
 [ -x "$gen" ] || die "initramfs: $gen missing (the kernel build makes it)"
 gdir="$MBUS_CACHE/guest"
@@ -32,25 +37,23 @@ done
 spec="$gdir/spec.$$"
 trap 'rm -f "$spec"' EXIT
 {
-	printf 'dir /%s 0755 0 0\n' bin sbin dev proc sys tmp lib lib64 usr usr/bin usr/lib
+	printf 'dir /%s 0755 0 0\n' bin sbin dev proc sys tmp lib usr
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "nod /dev/null 0666 0 0 c 1 3"
 	# (The workspace's tests boot fixture inits: MBUS_GUEST_INIT.)
 	echo "file /init ${MBUS_GUEST_INIT:-$MBUS_TOP/ci/guest/init} 0755 0 0"
-	echo "file /bin/busybox /bin/busybox 0755 0 0"
-	for b in v4l2-compliance media-ctl v4l2-ctl; do
-		echo "file /usr/bin/$b /usr/bin/$b 0755 0 0"
-	done
+	echo "file /bin/busybox $groot/files/usr/bin/busybox 0755 0 0"
 	for b in "${bins[@]}"; do
 		echo "file /bin/${b%% *} ${b#* } 0755 0 0"
 	done
-	# Shared libraries, under their sonames, and the dynamic loader.
-	ldd /usr/bin/v4l2-compliance /usr/bin/media-ctl /usr/bin/v4l2-ctl |
-		awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | sort -u |
-		while read -r so path; do
-			echo "file /lib/$so $(readlink -f "$path") 0755 0 0"
-		done
-	echo "file /lib64/ld-linux-x86-64.so.2 $(readlink -f /lib64/ld-linux-x86-64.so.2) 0755 0 0"
+	# Debian 13's files at their own paths (merged /usr: the loaders'
+	# /lib64 and /lib are links into /usr).
+	(cd "$groot/files" && find usr -mindepth 1 -type d | sort | sed 's|^|dir /|; s|$| 0755 0 0|')
+	(cd "$groot/files" && find usr -type f | sort) | while read -r f; do
+		echo "file /$f $groot/files/$f 0755 0 0"
+	done
+	echo "slink /lib64 usr/lib64 0777 0 0"
+	echo "slink /lib/ld-linux.so.2 ../usr/lib/ld-linux.so.2 0777 0 0"
 	# The kernel's modules.
 	(cd "$kdir/mods" && find lib -type d | sort | sed 's|^|dir /|; s|$| 0755 0 0|')
 	(cd "$kdir/mods" && find lib -type f | sort) | while read -r f; do

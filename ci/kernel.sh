@@ -16,7 +16,7 @@
 
 commit=$(git -C "$MBUS_TREE" rev-parse --verify -q "${1:?usage: kernel.sh COMMIT}^{commit}") ||
 	die "kernel.sh: no commit $1 in $MBUS_TREE"
-frags=("$MBUS_TOP/ci/kernel.config" "$MBUS_TOP/ci/debug.config")
+frags=("$MBUS_TOP/ci/kernel.config" "$MBUS_TOP/ci/debug.config" "$MBUS_TOP/ci/guest/kernel.config")
 key=$(cache_key "$0" "$commit" "$(hash_files "${frags[@]}" "$MBUS_TOP/ci/config.sh")")
 kdir=$(cache_path kernel "$key")
 if cache_has kernel "$key"; then

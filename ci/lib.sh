@@ -246,7 +246,7 @@ check_scripts_hash() {
 	hash_files "$MBUS_TOP"/ci/{lib,check,config}.sh "$MBUS_TOP"/ci/{checks,upstream-commits,kernel.config} "${check_files[@]}"
 }
 boot_scripts_hash() {
-	hash_files "$MBUS_TOP"/ci/{lib,boot,kernel,config,initramfs,qemu,judge}.sh \
+	hash_files "$MBUS_TOP"/ci/{lib,boot,kernel,config,guest-root,initramfs,qemu,judge}.sh \
 		"$MBUS_TOP"/ci/{judge,ktap}.py "$MBUS_TOP"/ci/guest/* \
 		"$MBUS_TOP"/ci/{checks,kernel.config,debug.config,known-splats}
 }
@@ -288,7 +288,9 @@ boot_inputs() {
 		toolchain_id
 		boot_scripts_hash
 		# What the person may set that changes what the guest does.
-		echo "append=${MBUS_GUEST_APPEND:-} timeout=${MBUS_GUEST_TIMEOUT:-} kvm=${MBUS_KVM:-auto}"
+		echo "append=${MBUS_GUEST_APPEND:-} timeout=${MBUS_GUEST_TIMEOUT:-} kvm=${MBUS_KVM:-auto} mem=${MBUS_GUEST_MEM:-}"
+		# The guest's userspace: the exact Debian 13 versions it holds.
+		cat "$("$MBUS_TOP/ci/guest-root.sh" --peek 2>/dev/null)/versions" 2>/dev/null || echo "no guest root"
 		echo "$1"
 		[ "$1" = base ] || {
 			boot_inputs base

@@ -9,7 +9,9 @@
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-kernel=$1 initrd=$2 log=$3 limit=${4:-${MBUS_GUEST_TIMEOUT:-300}}
+kernel=$1 initrd=$2 log=$3 limit=${4:-${MBUS_GUEST_TIMEOUT:-900}}
+# The guest's memory (MiB), sized from the measured peak: see README.
+mem=${MBUS_GUEST_MEM:-4096}
 append="console=ttyS0 panic=-1 oops=panic kunit.enable=1"
 append+=" kmemleak=on ${MBUS_GUEST_APPEND:-}"
 
@@ -17,7 +19,7 @@ qemu() {
 	local accel=$1 t=$2 out=$3
 	shift 3
 	timeout --foreground -k 5 "$t" qemu-system-x86_64 -machine q35 \
-		-accel "$accel" -cpu max -smp 2 -m 2048 -nodefaults -no-reboot \
+		-accel "$accel" -cpu max -smp 2 -m "$mem" -nodefaults -no-reboot \
 		-display none -serial stdio -net none \
 		-kernel "$kernel" -initrd "$initrd" -append "$append $*" \
 		</dev/null >"$out" 2>&1

@@ -4,7 +4,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 18
+t_plan 19
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 real_branches=$(git -C "$T_TREE" for-each-ref --format='%(refname) %(objectname)' refs/heads/rev)
@@ -72,6 +72,13 @@ if unshare -m true 2>/dev/null; then
 else
 	notok "a read-only cache directory is named" "unshare -m is not available to make a read-only mount"
 fi
+
+# The package registry out of reach, and no guest userspace kept: the
+# stage stops, naming what it could not fetch (and never falls back to the
+# host's v4l-utils).
+expect_fail "an unreachable package registry is named, with the packages" \
+	"could not fetch Debian trixie \(amd64\) packages v4l-utils .* from http://127.0.0.1:9/debian" \
+	env MBUS_STATE="$T_TMP/no-state" MBUS_DEBIAN_MIRROR=http://127.0.0.1:9/debian ci/guest-root.sh
 
 # Two runs at once: a holder takes the real lock, the second run names it.
 (MBUS_LOCK_WHAT="fixture holder $$" bash -c '. ci/lib.sh; take_lock; exec sleep 20') &

@@ -1,0 +1,113 @@
+#!/bin/bash
+# Stage "guest-root": the guest's userspace, from Debian 13 (trixie), whose
+# v4l-utils and libcamera match the 6.12 kernel (Debian 12's v4l-utils 1.22
+# is older than 6.12: its v4l2-compliance misses tests and fails others).
+#
+# Two roots are made with Debian's mmdebstrap from the host's package
+# registry: amd64 with v4l-utils, libcamera-tools, libcamera-ipa and
+# busybox-static, and i386 with v4l-utils (the 32-bit v4l2-compliance and
+# v4l2-ctl, for the compat ioctl path). Only what the guest runs is kept:
+# the programs, the shared libraries each needs (ldd in the root), the
+# loaders, libcamera's IPA modules and data. The result is kept in the
+# cache by the package set, the suite, the mirror and this script; the
+# exact versions the roots got are written beside it (versions) and read by
+# the boot stage, the judge and the cover letter. MBUS_GUEST_REFRESH=1
+# fetches again.
+#
+# If the registry cannot be reached and nothing is kept, the stage stops,
+# naming the packages and the mirror; the host's own v4l-utils are never
+# used instead.
+#
+# usage: guest-root.sh          (prints the directory: files/ versions)
+#        guest-root.sh --peek   (prints it only if it is kept; never fetches)
+# shellcheck source=ci/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+suite=trixie
+mirror=${MBUS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+pkgs64=(v4l-utils libcamera-tools libcamera-ipa busybox-static)
+pkgs32=(v4l-utils)
+# The programs the guest runs, from each root (guest path = root path;
+# the i386 ones get a -32 suffix, as v4l-utils' test-media names them).
+progs64=(/usr/bin/busybox /usr/bin/v4l2-compliance /usr/bin/media-ctl /usr/bin/v4l2-ctl /usr/bin/cam)
+progs32=(/usr/bin/v4l2-compliance /usr/bin/v4l2-ctl)
+
+key=$(cache_key "$0" "$suite" "$mirror" "amd64: ${pkgs64[*]}" "i386: ${pkgs32[*]}" \
+	"${progs64[*]}" "${progs32[*]}")
+name=guest-root
+if cache_has "$name" "$key" && { [ -z "${MBUS_GUEST_REFRESH:-}" ] || [ "${1:-}" = --peek ]; }; then
+	cache_path "$name" "$key"
+	exit 0
+fi
+[ "${1:-}" != --peek ] || exit 1
+
+stage_begin "guest-root $suite" >&2
+[ "$(id -u)" -eq 0 ] || die "guest-root: mmdebstrap and chroot need root (run as root)"
+command -v mmdebstrap >/dev/null || die "guest-root: mmdebstrap is not installed (make deps)"
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/mbus-guest-root.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+out="$work/out"
+mkdir -p "$out/files"
+
+# mkroot ARCH DIR PKG...: a root of Debian $suite, or a clear error.
+mkroot() {
+	local arch=$1 dir=$2 log="$work/mmdebstrap-$1.log"
+	shift 2
+	info "  guest-root: mmdebstrap $suite $arch: $*" >&2
+	if ! mmdebstrap --quiet --mode=root --variant=essential --architectures="$arch" \
+		--include="$(
+			IFS=,
+			echo "$*"
+		)" "$suite" "$dir" "$mirror" >"$log" 2>&1; then
+		grep -E '^(E:|W:|Err:)|Could not|Failed|failed' "$log" | sort -u | head -n 8 | sed 's/^/    /' >&2
+		die "guest-root: could not fetch Debian $suite ($arch) packages $* from $mirror (mmdebstrap failed; log above)"
+	fi
+}
+
+# keep ROOT PATH [GUESTPATH]: copy a file of ROOT into the guest's files,
+# its symlinks resolved, under GUESTPATH (default: the same path, with
+# /lib/... normalised to /usr/lib/..., as the roots are merged-/usr).
+keep() {
+	local root=$1 path=$2 dest=${3:-$2} real
+	real=$(chroot "$root" readlink -f "$path") || die "guest-root: $path: not in the $suite root"
+	case $dest in /lib/* | /lib64/*) dest=/usr$dest ;; esac
+	mkdir -p "$out/files$(dirname "$dest")"
+	cp -L "$root$real" "$out/files$dest"
+}
+# closure ROOT FILE...: the shared libraries FILEs need, as ldd gives them.
+closure() {
+	local root=$1
+	shift
+	chroot "$root" ldd "$@" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $2 ~ /^\(0x/ { print $1 }' | sort -u
+}
+
+mkroot amd64 "$work/r64" "${pkgs64[@]}"
+mkroot i386 "$work/r32" "${pkgs32[@]}"
+
+r=$work/r64
+ipa=(/usr/lib/x86_64-linux-gnu/libcamera/ipa_vimc.so)
+for p in "${progs64[@]}"; do keep "$r" "$p"; done
+for f in "${ipa[@]}"; do keep "$r" "$f"; keep "$r" "$f.sign"; done
+while read -r f; do keep "$r" "$f"; done < <(closure "$r" "${progs64[@]}" "${ipa[@]}")
+keep "$r" /lib64/ld-linux-x86-64.so.2
+mkdir -p "$out/files/usr/share"
+cp -a "$r/usr/share/libcamera" "$out/files/usr/share/"
+
+r=$work/r32
+for p in "${progs32[@]}"; do keep "$r" "$p" "$p-32"; done
+while read -r f; do keep "$r" "$f"; done < <(closure "$r" "${progs32[@]}")
+keep "$r" /lib/ld-linux.so.2
+
+# The exact versions the roots got: every package of both.
+{
+	echo "# Debian $suite from $mirror, by mmdebstrap $(dpkg-query -W -f '${Version}' mmdebstrap)"
+	for r in "$work/r64" "$work/r32"; do
+		chroot "$r" dpkg-query -W -f '${Package}:${Architecture} ${Version}\n'
+	done | sort -u
+} >"$out/versions"
+grep -q '^v4l-utils:amd64 ' "$out/versions" && grep -q '^v4l-utils:i386 ' "$out/versions" &&
+	grep -q '^libcamera-tools:amd64 ' "$out/versions" ||
+	die "guest-root: the roots lack v4l-utils or libcamera-tools (see $out/versions)"
+cache_put "$name" "$key" "$out"
+stage_end OK "$(grep -E '^(v4l-utils:amd64|libcamera-tools:amd64|busybox-static:amd64) ' "$out/versions" | tr '\n' ' ')" >&2
+cache_path "$name" "$key"
