@@ -13,9 +13,14 @@ One function a check, check_<name>, for each boot check of ci/checks:
   mbus        ci/guest/mbus-test's KTAP: on a revision any failure fails; on
               the base its failures are the expected-fail set, and there
               must be some (the base lacks the formats: the test can fail)
-  compliance  v4l2-compliance per driver, test by test against the
-              unpatched base of the same run: a test failing here and not on
-              the base fails; the base's own failures are listed
+  compliance  v4l2-compliance (Debian 13's, as test-media runs it) of vimc,
+              of vimc by the 32-bit (i386) binary, and of vivid, test by
+              test against the unpatched base of the same run: a test
+              failing here and not on the base fails; the base's own
+              failures are listed
+  libcamera   libcamera's cam lists vimc's camera and captures the frames
+              asked for (counted in its output, not taken from its exit
+              status); on a revision, fewer frames than the base fails
 
 Writes its evidence files into DIR and prints one line a check,
 "<check> OK|WARN|FAIL <reason>", for ci/boot.sh to record with
@@ -108,8 +113,8 @@ def check_guest(run):
 		problems.append(f'OOM kill in the guest: {oom[0].strip()}')
 	steps = run.steps()
 	for name, rc, _ in steps:
-		if name.startswith('compliance-') or name == 'mbus-test':
-			continue  # judged test by test below
+		if name.startswith(('compliance-', 'libcamera-')) or name == 'mbus-test':
+			continue  # judged by their own checks
 		if rc != 0:
 			last = (run.section(name) or ['(no output)'])[-1]
 			problems.append(f'guest step {name} failed (rc {rc if rc is not None else "none"}): {last}')
@@ -118,9 +123,16 @@ def check_guest(run):
 	if problems:
 		run.write('console.tail', run.tail() + '\n')
 		return 'FAIL', '; '.join(problems)
+	mem = [re.match(r'^MBUS-MEM peak_kb=(\d+) total_kb=(\d+)', l) for l in run.lines]
+	mem = [m for m in mem if m]
+	memory = ''
+	if mem:
+		peak, total = int(mem[-1].group(1)), int(mem[-1].group(2))
+		run.write('memory', f'peak_kb {peak}\ntotal_kb {total}\n')
+		memory = f'; memory peak {peak // 1024} of {total // 1024} MiB'
 	slow = ', '.join(f'{n} {s}s' for s, n in secs[:3])
 	ended = sum(1 for _, rc, _ in steps if rc is not None)
-	return 'OK', f'{ended} steps ran to the end ({run.accel}' + (f'; slowest: {slow})' if slow else ')')
+	return 'OK', f'{ended} steps ran to the end ({run.accel}' + (f'; slowest: {slow}' if slow else '') + memory + ')'
 
 
 SPLAT = re.compile(r'BUG:|WARNING:|KASAN:|UBSAN:|possible (circular|recursive) locking|'
@@ -267,6 +279,10 @@ def check_mbus(run):
 	return 'OK', summary
 
 
+# The v4l2-compliance runs of ci/guest/init (step compliance-<name>).
+COMPLIANCE = ('vimc', 'vimc-32', 'vivid')
+
+
 def compliance_tests(run, drv):
 	out, hdr = [], ''
 	for line in run.section(f'compliance-{drv}'):
@@ -281,7 +297,7 @@ def compliance_tests(run, drv):
 
 def check_compliance(run):
 	tests, notes, problems = [], [], []
-	for drv in ('vimc', 'vivid'):
+	for drv in COMPLIANCE:
 		tests += compliance_tests(run, drv)
 		total = [l for l in run.section(f'compliance-{drv}') if l.startswith('Grand Total for')]
 		if not total:
@@ -319,6 +335,34 @@ def check_compliance(run):
 		return 'WARN', f'reference: {what}; {len(failing)} known failing test(s) in compliance.failing'
 	if failing:
 		return 'WARN', f'{what}; {len(failing)} failing test(s), all failing on the base too (listed in compliance.comparison)'
+	return 'OK', what
+
+
+def cam_frames(run):
+	"""(frames asked for, frames cam reported, first error) of the capture."""
+	sec = run.section('libcamera-capture')
+	asked = [re.match(r'^cam: capturing (\d+) frames', l) for l in sec]
+	asked = [int(m.group(1)) for m in asked if m]
+	got = len([l for l in sec if re.search(r'\bseq: \d+ bytesused: [1-9]\d*', l)])
+	err = next((l.strip() for l in sec if re.search(r'\b(ERROR|FATAL)\b|Failed|failed', l)), '')
+	return (asked[-1] if asked else None), got, err
+
+
+def check_libcamera(run):
+	listed = [l for l in run.section('libcamera-list') if re.match(r"^\d+: .*\(platform/vimc\.0 Sensor B\)", l)]
+	asked, got, err = cam_frames(run)
+	run.write('libcamera.frames', f'{asked} {got}\n')
+	if asked is None:
+		return 'FAIL', 'libcamera: the capture step did not run'
+	what = f"libcamera's cam listed {'the' if listed else 'no'} vimc camera and captured {got} of {asked} frames"
+	if not listed or got < asked:
+		why = f'{what}: {err}' if err else what
+		if run.basedir is None:
+			return 'FAIL', f'reference: {why}'
+		base = run.read('libcamera.frames', run.basedir).split()
+		if len(base) == 2 and base[0] == base[1] and base[1] != 'None':
+			return 'FAIL', f'{why} (the base captured all {base[1]}): this revision breaks libcamera on vimc'
+		return 'FAIL', f'{why}; the base did not capture either ({" of ".join(reversed(base)) or "no result"}): nothing to compare with'
 	return 'OK', what
 
 

@@ -11,11 +11,13 @@
 #    Kconfig no longer grants one;
 #  - a revision whose KUnit suite did not run;
 #  - a revision with a real kernel bug (an out-of-bounds read in vimc):
-#    its boot fails on the KASAN/UBSAN report, the base's does not.
+#    its boot fails on the KASAN/UBSAN report, the base's does not;
+#  - a revision that breaks libcamera (a vimc sensor link made mutable):
+#    its boot fails, naming libcamera; the base captures.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 20
+t_plan 22
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 
@@ -175,7 +177,7 @@ cat >"$T_TMP/init-oob" <<'INIT'
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
-export PATH=/bin:/usr/bin LD_LIBRARY_PATH=/lib:/usr/lib
+export PATH=/bin:/usr/bin
 echo "MBUS-GUEST fixture"
 echo "MBUS-BEGIN enum-formats"
 modprobe vimc
@@ -185,20 +187,27 @@ echo "MBUS-DONE"
 reboot -f
 INIT
 chmod +x "$T_TMP/init-oob"
-oob_boot() {   # NAME COMMIT: boot the fixture init on COMMIT's kernel, judge
-	local kdir img
-	mkdir -p "$T_TMP/oob-$1"
-	if ! kdir=$(ci/kernel.sh "$2" 2>"$T_TMP/oob-$1/kernel.err"); then
-		echo "FAIL the kernel did not build: $(tail -n 1 "$T_TMP/oob-$1/kernel.err")" >"$T_TMP/oob-$1/console.verdict"
+# fixture_boot NAME COMMIT INIT [BASEDIR]: boot the fixture INIT on
+# COMMIT's kernel, judge it (against BASEDIR's run if given).
+fixture_boot() {
+	local kdir img d="$T_TMP/$1"
+	mkdir -p "$d"
+	if ! kdir=$(ci/kernel.sh "$2" 2>"$d/kernel.err"); then
+		echo "FAIL the kernel did not build: $(tail -n 1 "$d/kernel.err")" >"$d/console.verdict"
 		return
 	fi
-	img=$(MBUS_GUEST_INIT="$T_TMP/init-oob" ci/initramfs.sh "$kdir")
-	MBUS_GUEST_TIMEOUT=120 ci/qemu.sh "$kdir/bzImage" "$img" "$T_TMP/oob-$1/console.log"
+	img=$(MBUS_GUEST_INIT="$3" ci/initramfs.sh "$kdir" "$(ci/guest-root.sh)")
+	MBUS_GUEST_TIMEOUT=180 ci/qemu.sh "$kdir/bzImage" "$img" "$d/console.log"
 	rm -f "$img"
-	ci/judge.sh "$T_TMP/oob-$1" 0123456789abcdef >/dev/null 2>&1
-	cp "$T_TMP/oob-$1/console.log" "$T_RESULTS/oob-$1.console.log" 2>/dev/null || true
+	if [ -n "${4:-}" ]; then
+		ci/judge.sh "$d" fedcba9876543210 "$4" 0123456789abcdef "$base" "$2" >/dev/null 2>&1
+	else
+		ci/judge.sh "$d" 0123456789abcdef >/dev/null 2>&1
+	fi
+	cp "$d/console.log" "$T_RESULTS/$1.console.log" 2>/dev/null || true
 	[ "$2" = "$base" ] || rm -rf "$kdir"
 }
+oob_boot() { fixture_boot "oob-$1" "$2" "$T_TMP/init-oob"; }
 mkdir -p "$T_RESULTS"
 oob_boot bug "$c5"
 got=$(cat "$T_TMP/oob-bug/console.verdict" 2>/dev/null)
@@ -213,5 +222,48 @@ if grep -qE '^(OK|WARN) .* (OK|WARN) ' <<<"$got"; then
 	ok "the same guest on the base's kernel gives no report"
 else
 	notok "the same guest on the base's kernel gives no report" "$got"
+fi
+
+# --- a revision that breaks libcamera: Sensor B -> Debayer B made mutable,
+# as v2's patch 4 did (libcamera's vimc pipeline handler disables every
+# mutable link and enables only Debayer B -> Scaler). The same guest on the
+# base captures.
+c6=$(fixture_commit "$base" "media: vimc: fixture: sensor B to debayer B mutable" -- \
+	drivers/media/test-drivers/vimc/vimc-core.c \
+	'/Sensor B (Pad 0)->(Pad 0) Debayer B/{n;n;s/MEDIA_LNK_FL_ENABLED | MEDIA_LNK_FL_IMMUTABLE/MEDIA_LNK_FL_ENABLED/}')
+cat >"$T_TMP/init-cam" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+export PATH=/bin:/usr/bin HOME=/tmp
+echo "MBUS-GUEST fixture"
+modprobe vimc
+echo "MBUS-BEGIN libcamera-list"
+cam -l 2>&1
+echo "MBUS-END libcamera-list rc=$? seconds=0"
+echo "MBUS-BEGIN libcamera-capture"
+echo "cam: capturing 2 frames from camera 1"
+cam -c1 -C2 2>&1
+echo "MBUS-END libcamera-capture rc=$? seconds=0"
+echo "MBUS-DONE"
+reboot -f
+INIT
+chmod +x "$T_TMP/init-cam"
+fixture_boot cam-base "$base" "$T_TMP/init-cam"
+fixture_boot cam-mutable "$c6" "$T_TMP/init-cam" "$T_TMP/cam-base"
+got=$(cat "$T_TMP/cam-base/libcamera.verdict" 2>/dev/null)
+if grep -q '^OK .*captured 2 of 2 frames' <<<"$got"; then
+	ok "libcamera captures from vimc on the base"
+else
+	notok "libcamera captures from vimc on the base" "$got"
+fi
+got=$(cat "$T_TMP/cam-mutable/libcamera.verdict" 2>/dev/null)
+if grep -q '^FAIL .*captured 0 of 2 frames.*this revision breaks libcamera on vimc' <<<"$got"; then
+	ok "a revision that makes a vimc sensor link mutable fails its boot, naming libcamera"
+else
+	notok "a revision that makes a vimc sensor link mutable fails its boot, naming libcamera" "$got"
 fi
 t_done

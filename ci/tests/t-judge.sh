@@ -7,7 +7,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 20
+t_plan 25
 
 # A console as a good guest prints it.
 good_console() {
@@ -29,6 +29,11 @@ Compliance test for vimc device /dev/media0:
 	test VIDIOC_CREATE_BUFS/REQBUFS: FAIL
 Grand Total for vimc device /dev/media0: 3, Succeeded: 2, Failed: 1, Warnings: 0
 MBUS-END compliance-vimc rc=1
+MBUS-BEGIN compliance-vimc-32
+Compliance test for vimc device /dev/media0:
+	test MEDIA_IOC_DEVICE_INFO: OK
+Grand Total for vimc device /dev/media0: 1, Succeeded: 1, Failed: 0, Warnings: 0
+MBUS-END compliance-vimc-32 rc=0
 MBUS-BEGIN mbus-test
 KTAP version 1
 1..1
@@ -38,6 +43,17 @@ KTAP version 1
     # mbus-vimc: 1 tests, 0 failed
 ok 1 mbus-vimc
 MBUS-END mbus-test rc=0
+MBUS-BEGIN libcamera-list
+Available cameras:
+1: 'Sensor B' (platform/vimc.0 Sensor B)
+MBUS-END libcamera-list rc=0
+MBUS-BEGIN libcamera-capture
+cam: capturing 2 frames from camera 1
+Using camera platform/vimc.0 Sensor B as cam0
+cam0: Capture 2 frames
+13.679404 (0.00 fps) cam0-stream0 seq: 000000 bytesused: 6220800
+15.529912 (0.54 fps) cam0-stream0 seq: 000001 bytesused: 6220800
+MBUS-END libcamera-capture rc=0
 MBUS-BEGIN compliance-vivid
 Compliance test for vivid device /dev/media1:
 	test VIDIOC_QUERYCAP: OK
@@ -46,6 +62,7 @@ MBUS-END compliance-vivid rc=0
 MBUS-BEGIN kmemleak
 kmemleak scan done
 MBUS-END kmemleak rc=0
+MBUS-MEM peak_kb=1048576 total_kb=3474868
 MBUS-DONE
 LOG
 }
@@ -79,6 +96,21 @@ verdict_is good console OK 'no BUG'
 verdict_is good guest OK 'steps ran to the end'
 verdict_is good kunit OK '1 test cases in 1 suites, 0 failed'
 verdict_is good compliance WARN 'failing on the base too'
+verdict_is good libcamera OK 'listed the vimc camera and captured 2 of 2 frames'
+if grep -qx 'peak_kb 1048576' "$T_TMP/judge/good/rev/boot/memory" 2>/dev/null; then
+	ok "good: the guest's memory peak is recorded"
+else
+	notok "good: the guest's memory peak is recorded" "$(cat "$T_TMP/judge/good/rev/boot/memory" 2>&1)"
+fi
+
+# libcamera on a revision that breaks vimc's links, as v2's patch 4 did
+# (cam's exit status 0 is not taken for a capture).
+judge_fixture camfail '/^1[0-9.]* (0.[0-9]* fps) cam0-stream0 seq/d; /^cam0: Capture 2 frames/a [0:00:09.9] [177] ERROR V4L2 v4l2_videodevice.cpp:2049 /dev/video2[13:cap]: Failed to start streaming: Broken pipe'
+verdict_is camfail libcamera FAIL 'captured 0 of 2 frames: .*Broken pipe \(the base captured all 2\): this revision breaks libcamera'
+judge_fixture camnolist "/^1: 'Sensor B'/d"
+verdict_is camnolist libcamera FAIL 'listed no vimc camera'
+judge_fixture nocompat32 '/^Grand Total for vimc device \/dev\/media0: 1,/d'
+verdict_is nocompat32 compliance FAIL 'vimc-32: no v4l2-compliance summary'
 
 judge_fixture kasan '/MBUS-BEGIN kmemleak/i [   12.3] BUG: KASAN: slab-out-of-bounds in vimc_capture_process_frame+0x12/0x40'
 verdict_is kasan console FAIL 'KASAN: slab-out-of-bounds'
@@ -130,6 +162,11 @@ if ! kdir=$(ci/kernel.sh "$(git -C "$T_TREE" rev-parse mbus-base)" 2>"$T_TMP/ker
 	notok "a real guest that hangs is caught" "no boot kernel of the base"
 	t_done
 fi
+if ! groot=$(ci/guest-root.sh 2>"$T_TMP/groot.err"); then
+	notok "a real guest that panics is caught" "no guest root: $(tail -n 1 "$T_TMP/groot.err")"
+	notok "a real guest that hangs is caught" "no guest root"
+	t_done
+fi
 # The consoles are kept in the results for a look afterwards.
 keep="$T_RESULTS"
 mkdir -p "$keep"
@@ -142,7 +179,7 @@ guest() {   # KIND: boot a fixture init, judge its console
 	hang) printf '#!/bin/busybox sh\necho MBUS-GUEST fixture\nexec /bin/busybox sleep 100000\n' ;;
 	esac >"$T_TMP/init-$kind"
 	chmod +x "$T_TMP/init-$kind"
-	img=$(MBUS_GUEST_INIT="$T_TMP/init-$kind" ci/initramfs.sh "$kdir")
+	img=$(MBUS_GUEST_INIT="$T_TMP/init-$kind" ci/initramfs.sh "$kdir" "$groot")
 	MBUS_GUEST_TIMEOUT=40 ci/qemu.sh "$kdir/bzImage" "$img" "$T_TMP/guest-$kind/boot/console.log"
 	rm -f "$img"
 	ci/judge.sh "$T_TMP/guest-$kind/boot" "$base_inputs" >/dev/null 2>&1
