@@ -16,7 +16,7 @@ export MBUS_CACHE
 
 .DEFAULT_GOAL := all
 .PHONY: all help deps tree apply check boot kunit render roundtrip maintainers send \
-	bench test clean clean-cache
+	trailers new-revision bench test clean clean-cache
 
 all: deps ## main job: check and boot every revision, render the postings
 	@ci/each-rev.sh check boot kunit render roundtrip
@@ -57,6 +57,8 @@ help: ## list the targets and the environment variables a user may set
 #var MBUS_SERIES_DIR   where series-v*/ are (the tests point it at fixtures)
 #var MBUS_BRANCH_PREFIX  prefix of the per-revision branches (default rev/)
 #var MBUS_GUEST_INIT   the guest's init (the tests boot fixture inits)
+#var MBOX              make trailers: the saved mbox of replies to outgoing/REV
+#var FROM              make new-revision: the revision to start the next one from
 
 deps: ## install the Debian packages the workspace uses (as root)
 	@ci/deps.sh
@@ -84,6 +86,12 @@ roundtrip: deps ## b4 am + git am of outgoing/vN give the checked tree
 
 maintainers: deps ## regenerate MAINTAINERS-notes
 	@ci/maintainers.sh
+
+trailers: deps ## the review of outgoing/REV from a saved mbox of replies: REV=vN MBOX=FILE
+	@ci/trailers.sh "$(REV)" "$(MBOX)"
+
+new-revision: deps ## start series-vN+1 and cover-letter/vN+1 from FROM=vN, trailers applied
+	@ci/new-revision.sh "$(FROM)"
 
 send: deps ## git send-email --dry-run; sends for real only with SEND=yes
 	@ci/each-rev.sh send

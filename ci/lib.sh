@@ -271,6 +271,8 @@ patch_inputs() {
 		check_scripts_hash
 		echo "$rev $i/$n"
 		cat "${patch_files[@]:0:$i}"
+		# meta compares carried trailers with the previous revision.
+		[ "${rev#v}" -le 1 ] || cat "$MBUS_SERIES_DIR/series-v$((${rev#v} - 1))"/*.patch 2>/dev/null || true
 	} | hash_text
 }
 # rev_inputs REV: the inputs of a revision's check summary (all its patches).

@@ -2,7 +2,11 @@
 # Check "meta": the commit metadata of one patch of a revision.
 #   - a Signed-off-by of the author (the From: line);
 #   - the subject is "[PATCH{ vN} m/n] media: ..." with vN the revision
-#     (v1 may be omitted), m the patch's position and n the revision's size.
+#     (v1 may be omitted), m the patch's position and n the revision's size;
+#   - review trailers (Reviewed-by, Acked-by, Tested-by) carried from the
+#     previous revision still hold only if the diff did not change: if the
+#     patch of the same subject in v(N-1) has another patch-id (git patch-id
+#     --stable), or there is none, it WARNs, naming them.
 #
 # usage: meta.sh REV M N PATCH OUTDIR
 # shellcheck source=ci/lib.sh
@@ -36,13 +40,36 @@ if ! [[ $subject =~ ^$want\  ]]; then
 elif ! [[ $subject =~ ^$want\ media:\ [^\ ] ]]; then
 	problems+=("subject does not start with 'media: ': $subject")
 fi
+# Carried review trailers.
+carried=$(commit_message "$patch" | grep -E '^(Reviewed|Acked|Tested)-by: ' || true)
+warn=
+n_rev=${rev#v}
+if [ -n "$carried" ] && [ "$n_rev" -gt 1 ]; then
+	prev="$MBUS_SERIES_DIR/series-v$((n_rev - 1))"
+	bare=${subject#\[*\] }
+	match=
+	for q in "$prev"/*.patch; do
+		[ -f "$q" ] || continue
+		qs=$(sed '/^$/q' "$q" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n[ \t]\+/ /g' | sed -n 's/^Subject: *//p' | head -n 1)
+		[ "${qs#\[*\] }" = "$bare" ] && { match=$q; break; }
+	done
+	names=$(printf '%s' "$carried" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
+	if [ -z "$match" ]; then
+		warn="no patch of v$((n_rev - 1)) has this subject, yet it carries: $names"
+	elif [ "$(git patch-id --stable <"$patch" | cut -d' ' -f1)" != "$(git patch-id --stable <"$match" | cut -d' ' -f1)" ]; then
+		warn="the diff changed since v$((n_rev - 1)) (${match##*/}): its carried trailers may no longer hold: $names"
+	fi
+fi
 {
 	echo "From: $from"
 	echo "Subject: $subject"
 	echo "Signed-off-by: $(printf '%s' "$sobs" | tr '\n' ';')"
 	printf 'problem: %s\n' "${problems[@]}"
+	[ -z "$warn" ] || echo "warning: $warn"
 } >"$out/meta.log"
-if [ "${#problems[@]}" -eq 0 ]; then
+if [ "${#problems[@]}" -eq 0 ] && [ -n "$warn" ]; then
+	verdict_write "$out/meta.verdict" WARN "${MBUS_INPUTS:?}" "signed off by the author, subject numbered $m/$n; $warn"
+elif [ "${#problems[@]}" -eq 0 ]; then
 	verdict_write "$out/meta.verdict" OK "${MBUS_INPUTS:?}" "signed off by the author, subject numbered $m/$n"
 else
 	verdict_write "$out/meta.verdict" FAIL "${MBUS_INPUTS:?}" "$(IFS=';'; echo "${problems[*]}")"
