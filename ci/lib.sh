@@ -248,7 +248,7 @@ check_scripts_hash() {
 boot_scripts_hash() {
 	hash_files "$MBUS_TOP"/ci/{lib,boot,kernel,config,guest-root,initramfs,qemu,judge}.sh \
 		"$MBUS_TOP"/ci/{judge,ktap}.py "$MBUS_TOP"/ci/guest/* \
-		"$MBUS_TOP"/ci/{checks,kernel.config,debug.config,known-splats}
+		"$MBUS_TOP"/ci/{checks,kernel.config,debug.config,known-splats,known-failures}
 }
 
 # The inputs of a revision: its patch bytes and the base.
@@ -304,6 +304,32 @@ boot_inputs() {
 # pxa_inputs REV: the inputs of the pxa_camera comparison of a revision.
 pxa_inputs() {
 	cache_key "$MBUS_TOP/ci/pxa-compare.sh" "$(input_hash "$1")"
+}
+
+# known_failure REV "CHECK" REASON: if ci/known-failures (MBUS_KNOWN_FAILURES)
+# lists this failure of a posted revision (outgoing/REV committed), print
+# why and return 0; otherwise return 1.
+known_failure() {
+	local rev=$1 chk=$2 reason=$3 file=${MBUS_KNOWN_FAILURES:-$MBUS_TOP/ci/known-failures} lhs r c c1 c2 c3 re why
+	[ -f "$file" ] && [ -d "$MBUS_SERIES_DIR/outgoing/$rev" ] || return 1
+	while IFS='|' read -r lhs why; do
+		read -r r c1 c2 re <<<"$lhs"
+		c="$c1 $c2"
+		case $c1 in patch) read -r r c1 c2 c3 re <<<"$lhs"; c="$c1 $c2 $c3" ;; esac
+		[ "$r" = "$rev" ] && [ "$c" = "$chk" ] || continue
+		re=${re%"${re##*[![:space:]]}"}
+		if grep -qE -- "$re" <<<"$reason"; then
+			echo "${why# }"
+			return 0
+		fi
+	done < <(grep -v '^#' "$file" | grep -v '^[[:space:]]*$')
+	return 1
+}
+# known_failures_of REV: the "CHECK" of every entry of REV, one a line.
+known_failures_of() {
+	local file=${MBUS_KNOWN_FAILURES:-$MBUS_TOP/ci/known-failures}
+	[ -f "$file" ] || return 0
+	grep -v '^#' "$file" | awk -v r="$1" '$1 == r { if ($2 == "patch") print $2, $3, $4; else print $2, $3 }'
 }
 
 # rev_tip REV: the commit of branch rev/REV, if it is what the current

@@ -33,6 +33,9 @@ if [ "${SEND:-}" != yes ]; then
 	info "(with your own identity: MBUS_FROM='Your Name <you@example.com>' make render send REV=$rev SEND=yes)"
 	exit 0
 fi
+if [ -n "$(known_failures_of "$rev")" ]; then
+	die "send $rev: $rev has known failures (ci/known-failures: $(known_failures_of "$rev" | paste -sd, -)): a posted revision that fails is answered by a new one, never sent again"
+fi
 from=$(sed -n 's/^From: //p' "${mails[1]:-${mails[0]}}" | head -n 1)
 me=$(git config sendemail.from || git config user.email || true)
 [ -n "$me" ] || die "send $rev: no mail identity configured (git config sendemail.from / user.email)"

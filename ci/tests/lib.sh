@@ -52,6 +52,30 @@ t_done() {
 	exit 0
 }
 
+# expect_match NAME REGEX TEXT: TEXT must match REGEX (grep -E).
+expect_match() {
+	if grep -qE -- "$2" <<<"$3"; then
+		ok "$1"
+	else
+		notok "$1" "${3:-(nothing)}"
+	fi
+}
+
+# guest_init_head: the first lines of a fixture guest init: busybox's
+# applets, /proc, /sys, /dev, /tmp, and the programs' PATH.
+guest_init_head() {
+	cat <<'HEAD'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+export PATH=/bin:/usr/bin HOME=/tmp
+echo "MBUS-GUEST fixture"
+HEAD
+}
+
 # expect_fail NAME PATTERN CMD...: CMD must exit non-zero and print PATTERN.
 expect_fail() {
 	local name=$1 pattern=$2 out rc=0
