@@ -344,7 +344,15 @@ def cam_frames(run):
 	asked = [re.match(r'^cam: capturing (\d+) frames', l) for l in sec]
 	asked = [int(m.group(1)) for m in asked if m]
 	got = len([l for l in sec if re.search(r'\bseq: \d+ bytesused: [1-9]\d*', l)])
-	err = next((l.strip() for l in sec if re.search(r'\b(ERROR|FATAL)\b|Failed|failed', l)), '')
+	# The reason: libcamera's first ERROR, else a failure that is not a
+	# WARN, without libcamera's time stamp; the kernel's word beside it.
+	errs = [l for l in sec if re.search(r'\b(ERROR|FATAL)\b', l)] or \
+		[l for l in sec if re.search(r'Failed|failed', l) and not re.search(r'\bWARN\b', l)]
+	err = re.sub(r'^\[[0-9:.]+\] \[\d+\]\s*', '', errs[0].strip()) if errs else ''
+	kern = next((l.strip() for l in sec if re.match(r'^\S+ \S+: .*(not a source|link|pipe)', l)), '')
+	if err and kern:
+		err = f'{err} (kernel: {kern})'
+
 	return (asked[-1] if asked else None), got, err
 
 
