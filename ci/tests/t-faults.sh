@@ -117,9 +117,9 @@ mkdir -p "$T_TMP/results/v1/boot" "$T_TMP/series/outgoing/v1"
 kfv() {   # VERDICT REASON: the verdicts.sh line of v1 boot libcamera
 	ws bash -c '. ci/lib.sh && verdict_write "$1" "$2" "$3" "$4"' _ \
 		"$T_TMP/results/v1/boot/libcamera.verdict" "$1" "$bi" "$2"
-	ws env REV=v1 MBUS_KNOWN_FAILURES="$kf" ci/verdicts.sh 2>&1 | grep -m1 ' v1 boot libcamera: ' | cut -d' ' -f1-7
+	ws env REV=v1 MBUS_KNOWN_FAILURES="$kf" ci/verdicts.sh 2>&1 | grep -m1 ' v1 boot libcamera: ' | cut -d' ' -f1-8
 }
-expect_eq "a listed failure of a posted revision is XFAIL, not a pass" "ok - v1 boot libcamera: XFAIL known" \
+expect_eq "a listed failure of a posted revision is XFAIL, not a pass" "ok - v1 boot libcamera: XFAIL known failure" \
 	"$(kfv FAIL "captured 0 of 5 frames (the base captured all 5): this revision breaks libcamera on vimc")"
 expect_eq "the listed check failing for another reason is not covered" "not ok - v1 boot libcamera: XPASS: ci/known-failures" \
 	"$(kfv FAIL "libcamera: the capture step did not run")"
