@@ -34,6 +34,7 @@ usage: judge.py DIR [--base BASEDIR] [--require-suites-of BASE TIP]
 """
 
 import argparse
+from collections import Counter
 import os
 import re
 import subprocess
@@ -289,9 +290,10 @@ def compliance_tests(run, drv):
 		m = re.match(r'^Compliance test for (.*?):?$', line)
 		if m:
 			hdr = line.rstrip(':')
-		m = re.match(r'^\s*test (.*): (OK|FAIL)', line)
+		m = re.match(r'^\s*test (.*): (OK|FAIL)(.*)$', line)
 		if m:
-			out.append((drv, hdr, m.group(1), m.group(2)))
+			status = m.group(2) + (' (Not Supported)' if 'Not Supported' in m.group(3) else '')
+			out.append((drv, hdr, m.group(1), status))
 	return out
 
 
@@ -311,18 +313,28 @@ def check_compliance(run):
 		if not run.base_ok:
 			problems.append("the base's compliance results are missing or incomplete: nothing to compare with")
 		else:
-			base = set(run.read('compliance.failing', run.basedir).splitlines())
-			ran = {'|'.join(t[:3]) for t in tests}
-			gone = sorted({'|'.join(l.split('|')[:3]) for l in
-				       run.read('compliance.tests', run.basedir).splitlines()} - ran)
+			# Test by test, counted: v4l2-compliance runs its streaming
+			# tests once per input, so a test may run many times.
+			base_t = [tuple(l.split('|')) for l in run.read('compliance.tests', run.basedir).splitlines() if l]
+			key = lambda t: '|'.join(t[:3])
+			ran_b, ran_h = Counter(key(t) for t in base_t), Counter(key(t) for t in tests)
+			fail_b = Counter(key(t) for t in base_t if t[3] == 'FAIL')
+			fail_h = Counter(key(t) for t in tests if t[3] == 'FAIL')
+			ns_b = Counter(key(t) for t in base_t if t[3].endswith('(Not Supported)'))
+			ns_h = Counter(key(t) for t in tests if t[3].endswith('(Not Supported)'))
+			gone = sorted(k for k in ran_b if ran_h[k] < ran_b[k])
 			if gone:
-				problems.append(f'{len(gone)} test(s) that ran on the base did not run: {gone[0]}')
-			new = [f for f in failing if f not in base]
-			known = [f for f in failing if f in base]
-			fixed = sorted(base - set(failing))
+				problems.append(f'{len(gone)} test(s) ran fewer times than on the base: {gone[0]} '
+						f'({ran_h[gone[0]]} of {ran_b[gone[0]]})')
+			lost = sorted(k for k in ns_h if ns_h[k] > ns_b[k])
+			if lost:
+				problems.append(f'{len(lost)} test(s) Not Supported here but supported on the base: {lost[0]}')
+			new = sorted(k for k in fail_h if fail_h[k] > fail_b[k])
+			known = [f for f in failing if f not in new]
+			fixed = sorted(k for k in fail_b if fail_h[k] < fail_b[k])
 			run.write('compliance.comparison', ''.join([
-				'# v4l2-compliance, test by test, against the unpatched base of the same run\n',
-				'# new failures (fail here, pass on the base):\n'] + [f'NEW   {f}\n' for f in new] + [
+				'# v4l2-compliance, test by test (counted), against the unpatched base of the same run\n',
+				'# new failures (fail here more often than on the base):\n'] + [f'NEW   {f}\n' for f in new] + [
 				'# known failures (fail here and on the base; the tools are newer or older than the kernel):\n'] +
 				[f'KNOWN {f}\n' for f in known] + ['# fixed (fail on the base only):\n'] +
 				[f'FIXED {f}\n' for f in fixed]))
@@ -349,7 +361,7 @@ def cam_frames(run):
 	errs = [l for l in sec if re.search(r'\b(ERROR|FATAL)\b', l)] or \
 		[l for l in sec if re.search(r'Failed|failed', l) and not re.search(r'\bWARN\b', l)]
 	err = re.sub(r'^\[[0-9:.]+\] \[\d+\]\s*', '', errs[0].strip()) if errs else ''
-	kern = next((l.strip() for l in sec if re.match(r'^\S+ \S+: .*(not a source|link|pipe)', l)), '')
+	kern = next((l.strip() for l in sec if re.match(r'^vimc \S+: ', l)), '')
 	if err and kern:
 		err = f'{err} (kernel: {kern})'
 
@@ -359,18 +371,23 @@ def cam_frames(run):
 def check_libcamera(run):
 	listed = [l for l in run.section('libcamera-list') if re.match(r"^\d+: .*\(platform/vimc\.0 Sensor B\)", l)]
 	asked, got, err = cam_frames(run)
-	run.write('libcamera.frames', f'{asked} {got}\n')
+	rcs = {n: r for n, r, _ in run.steps() if n.startswith('libcamera-')}
+	crashed = [f'{n} rc {rcs.get(n)}' for n in ('libcamera-list', 'libcamera-capture') if rcs.get(n) != 0]
+	ok = listed and got >= (asked or 0) and not crashed
+	run.write('libcamera.frames', f'{asked} {got} {"ok" if ok else "fail"}\n')
 	if asked is None:
 		return 'FAIL', 'libcamera: the capture step did not run'
 	what = f"libcamera's cam listed {'the' if listed else 'no'} vimc camera and captured {got} of {asked} frames"
-	if not listed or got < asked:
+	if crashed:
+		what += f" but did not end well ({', '.join(crashed)})"
+	if not ok:
 		why = f'{what}: {err}' if err else what
 		if run.basedir is None:
 			return 'FAIL', f'reference: {why}'
 		base = run.read('libcamera.frames', run.basedir).split()
-		if len(base) == 2 and base[0] == base[1] and base[1] != 'None':
+		if len(base) == 3 and base[2] == 'ok':
 			return 'FAIL', f'{why} (the base captured all {base[1]}): this revision breaks libcamera on vimc'
-		return 'FAIL', f'{why}; the base did not capture either ({" of ".join(reversed(base)) or "no result"}): nothing to compare with'
+		return 'FAIL', f'{why}; the base did not capture either ({" of ".join(reversed(base[:2])) or "no result"}): nothing to compare with'
 	return 'OK', what
 
 

@@ -297,6 +297,8 @@ boot_inputs() {
 		[ "$1" = base ] || {
 			boot_inputs base
 			input_hash "$1"
+			# A known failure counts only while the revision is posted.
+			if posted "$1"; then echo posted; fi
 		}
 	} | hash_text
 }
@@ -306,30 +308,43 @@ pxa_inputs() {
 	cache_key "$MBUS_TOP/ci/pxa-compare.sh" "$(input_hash "$1")"
 }
 
-# known_failure REV "CHECK" REASON: if ci/known-failures (MBUS_KNOWN_FAILURES)
-# lists this failure of a posted revision (outgoing/REV committed), print
-# why and return 0; otherwise return 1.
+# posted REV: outgoing/REV is committed (the revision was sent).
+posted() {
+	git -C "$MBUS_SERIES_DIR" ls-files --error-unmatch -- "outgoing/$1" >/dev/null 2>&1
+}
+# known_failure REV "boot CHECK" REASON: if ci/known-failures
+# (MBUS_KNOWN_FAILURES) lists this failure of a posted revision, print why
+# and return 0; otherwise return 1. A bad pattern stops the run, naming
+# the line.
 known_failure() {
-	local rev=$1 chk=$2 reason=$3 file=${MBUS_KNOWN_FAILURES:-$MBUS_TOP/ci/known-failures} lhs r c c1 c2 c3 re why
-	[ -f "$file" ] && [ -d "$MBUS_SERIES_DIR/outgoing/$rev" ] || return 1
-	while IFS='|' read -r lhs why; do
-		read -r r c1 c2 re <<<"$lhs"
-		c="$c1 $c2"
-		case $c1 in patch) read -r r c1 c2 c3 re <<<"$lhs"; c="$c1 $c2 $c3" ;; esac
-		[ "$r" = "$rev" ] && [ "$c" = "$chk" ] || continue
+	local rev=$1 chk=$2 reason=$3 file=${MBUS_KNOWN_FAILURES:-$MBUS_TOP/ci/known-failures} n=0 line r c1 c2 re why rc
+	[ -f "$file" ] && posted "$rev" || return 1
+	while IFS= read -r line; do
+		n=$((n + 1))
+		case $line in '#'* | '') continue ;; esac
+		why=${line#*|}
+		[ "$why" != "$line" ] || die "$file:$n: no '| why' in the entry"
+		read -r r c1 c2 re <<<"${line%%|*}"
+		[ "$r" = "$rev" ] && [ "$c1 $c2" = "$chk" ] || continue
 		re=${re%"${re##*[![:space:]]}"}
-		if grep -qE -- "$re" <<<"$reason"; then
+		# An entry must say what the failure is: no reason, no match (an
+		# empty pattern would match any failure of the check).
+		[ -n "$re" ] && [ -n "${why// /}" ] || continue
+		rc=0
+		grep -qE -- "$re" <<<"$reason" 2>/dev/null || rc=$?
+		[ "$rc" -ne 2 ] || die "$file:$n: not an extended regular expression: $re"
+		if [ "$rc" -eq 0 ]; then
 			echo "${why# }"
 			return 0
 		fi
-	done < <(grep -v '^#' "$file" | grep -v '^[[:space:]]*$')
+	done <"$file"
 	return 1
 }
-# known_failures_of REV: the "CHECK" of every entry of REV, one a line.
+# known_failures_of REV: the "boot CHECK" of every entry of REV, a line each.
 known_failures_of() {
 	local file=${MBUS_KNOWN_FAILURES:-$MBUS_TOP/ci/known-failures}
 	[ -f "$file" ] || return 0
-	grep -v '^#' "$file" | awk -v r="$1" '$1 == r { if ($2 == "patch") print $2, $3, $4; else print $2, $3 }'
+	grep -v '^#' "$file" | awk -v r="$1" '$1 == r { print $2, $3 }'
 }
 
 # rev_tip REV: the commit of branch rev/REV, if it is what the current

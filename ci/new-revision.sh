@@ -55,6 +55,10 @@ for p in "${patches[@]}"; do
 	grep -q "^Subject: \\[PATCH $next " "$new" ||
 		die "new-revision: series-$from/$name: no '[PATCH $from m/n]' subject to renumber"
 	if [ -n "$have_review" ] && [ -s "$tr/$nnnn.trailers" ]; then
+		# The trailers were given to posting NNNN: the same diff as this patch?
+		post=$(compgen -G "$posted/$from-$nnnn-*.patch" | head -n 1)
+		[ -n "$post" ] && [ "$(git patch-id --stable <"$post" | cut -d' ' -f1)" = "$(git patch-id --stable <"$p" | cut -d' ' -f1)" ] ||
+			die "new-revision: series-$from/$name is not the patch posted as outgoing/$from/$nnnn: its trailers cannot be carried"
 		args=()
 		while IFS= read -r t; do args+=(--trailer "$t"); done <"$tr/$nnnn.trailers"
 		git interpret-trailers --in-place --if-exists addIfDifferent "${args[@]}" "$new" ||

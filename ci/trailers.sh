@@ -40,7 +40,7 @@ sed 's/^/  /' "$out/warnings"
 # b4 reads the postings and the replies as one thread, offline.
 cat "$posted/$rev"-0*.patch "$mbox" >"$tmp/thread.mbox"
 mkdir -p "$tmp/am"
-if ! (cd "$tmp" && b4 --offline-mode am -C -t -m thread.mbox -o am) >"$tmp/b4.log" 2>&1; then
+if ! (cd "$tmp" && b4 --offline-mode am -C -t -v "${rev#v}" -m thread.mbox -o am) >"$tmp/b4.log" 2>&1; then
 	sed 's/^/    /' "$tmp/b4.log" | tail -n 5
 	stage_end FAIL "b4 am failed"
 	die "trailers: b4 am of outgoing/$rev with $mbox failed"
@@ -66,6 +66,10 @@ for f in "$posted/$rev"-0*.patch; do
 	[ "$nnnn" != 0000 ] || continue
 	new="$tmp/split/$nnnn"
 	[ -f "$new" ] || die "trailers: b4 am gave no patch $nnnn of outgoing/$rev"
+	# b4's patch NNNN must be the posting NNNN (same diff), or the
+	# trailers would go to the wrong patch.
+	[ "$(git patch-id --stable <"$f" | cut -d' ' -f1)" = "$(git patch-id --stable <"$new" | cut -d' ' -f1)" ] ||
+		die "trailers: b4 am's patch $nnnn is not $name of outgoing/$rev (another revision in $mbox?)"
 	# The ones b4 added, in b4's order.
 	awk 'NR == FNR { seen[$0] = 1; next } !seen[$0]++' <(trailers_of "$f") <(trailers_of "$new") |
 		grep -E "$good" >"$out/$nnnn.trailers" || true

@@ -23,6 +23,9 @@ say() {   # NAME "VERDICT REASON" [REV CHECK]
 	if [ -n "${3:-}" ] && known_failures_of "$3" | grep -qxF "$4"; then
 		if [ "$verdict" = FAIL ] && why=$(known_failure "$3" "$4" "$reason"); then
 			echo "ok - $1: XFAIL known failure of a posted revision ($why): $verdict $reason"
+		elif [ "$verdict" = MISSING ] || [ "$verdict" = STALE ]; then
+			echo "not ok - $1: $verdict $reason"
+			bad=$((bad + 1))
 		else
 			echo "not ok - $1: XPASS: ci/known-failures lists it, but it is $verdict $reason (remove the entry, or say why it fails otherwise)"
 			bad=$((bad + 1))
@@ -46,7 +49,7 @@ for rev in "${revs[@]}"; do
 		want=$(patch_inputs "$rev" "$i")
 		nnnn=$(printf %04d "$i")
 		for chk in "${PATCH_CHECKS[@]}"; do
-			say "$rev patch $nnnn $chk" "$(verdict_read "$MBUS_RESULTS/$rev/$nnnn/$chk.verdict" "$want")" "$rev" "patch $nnnn $chk"
+			say "$rev patch $nnnn $chk" "$(verdict_read "$MBUS_RESULTS/$rev/$nnnn/$chk.verdict" "$want")"
 		done
 	done
 	say "$rev check" "$(verdict_read "$MBUS_RESULTS/$rev/check.verdict" "$(rev_inputs "$rev")")"

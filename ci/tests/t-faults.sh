@@ -19,7 +19,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 26
+t_plan 28
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 
@@ -112,8 +112,14 @@ rm -rf "$T_TMP/series/series-v2"
 # with the listed reason, and only once the revision is posted.
 kf="$T_TMP/known-failures"
 echo 'v1 boot libcamera this revision breaks libcamera on vimc | fixture: patch 4 made the links mutable' >"$kf"
-bi=$(ws bash -c '. ci/lib.sh && boot_inputs v1')
 mkdir -p "$T_TMP/results/v1/boot" "$T_TMP/series/outgoing/v1"
+# Posted: outgoing/v1 committed in the fixture's own repository.
+echo "fixture posting" >"$T_TMP/series/outgoing/v1/v1-0000-cover-letter.patch"
+git -C "$T_TMP/series" init -q
+git -C "$T_TMP/series" add outgoing
+git -C "$T_TMP/series" -c user.name=fixture -c user.email=fixture@example.org commit -q -m posted
+binputs() { ws bash -c '. ci/lib.sh && boot_inputs v1'; }
+bi=$(binputs)
 kfv() {   # VERDICT REASON: the verdicts.sh line of v1 boot libcamera
 	ws bash -c '. ci/lib.sh && verdict_write "$1" "$2" "$3" "$4"' _ \
 		"$T_TMP/results/v1/boot/libcamera.verdict" "$1" "$bi" "$2"
@@ -125,8 +131,16 @@ expect_eq "the listed check failing for another reason is not covered" "not ok -
 	"$(kfv FAIL "libcamera: the capture step did not run")"
 expect_eq "a listed check that passes is XPASS, a failure" "not ok - v1 boot libcamera: XPASS: ci/known-failures" \
 	"$(kfv OK "captured 5 of 5 frames")"
-rmdir "$T_TMP/series/outgoing/v1"
-expect_eq "a revision not posted (no outgoing/v1) cannot have known failures" "not ok - v1 boot libcamera: XPASS: ci/known-failures" \
+echo 'v1 boot libcamera | fixture: an entry that says no reason' >"$kf"
+expect_eq "an entry without a reason pattern covers nothing" "not ok - v1 boot libcamera: XPASS: ci/known-failures" \
+	"$(kfv FAIL "captured 0 of 5 frames (the base captured all 5): this revision breaks libcamera on vimc")"
+echo 'v1 boot libcamera captured [ | fixture: not a regular expression' >"$kf"
+expect_fail "an entry whose pattern is not a regular expression is refused, naming the line" \
+	"known-failures:1: not an extended regular expression" ws env REV=v1 MBUS_KNOWN_FAILURES="$kf" ci/verdicts.sh
+echo 'v1 boot libcamera this revision breaks libcamera on vimc | fixture: patch 4 made the links mutable' >"$kf"
+git -C "$T_TMP/series" rm -r -q --cached outgoing
+bi=$(binputs)   # (being posted is part of a revision's boot inputs)
+expect_eq "a revision not posted (outgoing/v1 not committed) cannot have known failures" "not ok - v1 boot libcamera: XPASS: ci/known-failures" \
 	"$(kfv FAIL "captured 0 of 5 frames (the base captured all 5): this revision breaks libcamera on vimc")"
 rm -rf "$T_TMP/results/v1/boot"
 git -C "$T_TREE" branch -D -q test/v1 2>/dev/null

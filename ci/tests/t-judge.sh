@@ -7,7 +7,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 25
+t_plan 28
 
 # A console as a good guest prints it.
 good_console() {
@@ -27,7 +27,9 @@ Compliance test for vimc device /dev/media0:
 	test MEDIA_IOC_DEVICE_INFO: OK
 	test VIDIOC_QUERYCAP: OK
 	test VIDIOC_CREATE_BUFS/REQBUFS: FAIL
-Grand Total for vimc device /dev/media0: 3, Succeeded: 2, Failed: 1, Warnings: 0
+	test MMAP (select, REQBUFS): OK
+	test MMAP (select, REQBUFS): OK
+Grand Total for vimc device /dev/media0: 5, Succeeded: 4, Failed: 1, Warnings: 0
 MBUS-END compliance-vimc rc=1
 MBUS-BEGIN compliance-vimc-32
 Compliance test for vimc device /dev/media0:
@@ -109,6 +111,13 @@ judge_fixture camfail '/^1[0-9.]* (0.[0-9]* fps) cam0-stream0 seq/d; /^cam0: Cap
 verdict_is camfail libcamera FAIL 'captured 0 of 2 frames: .*Broken pipe \(the base captured all 2\): this revision breaks libcamera'
 judge_fixture camnolist "/^1: 'Sensor B'/d"
 verdict_is camnolist libcamera FAIL 'listed no vimc camera'
+judge_fixture camcrash 's/^MBUS-END libcamera-capture rc=0/MBUS-END libcamera-capture rc=139/'
+verdict_is camcrash libcamera FAIL 'captured 2 of 2 frames but did not end well \(libcamera-capture rc 139\)'
+# v4l2-compliance repeats its streaming tests once per input: counted.
+judge_fixture fewer '0,/test MMAP (select, REQBUFS): OK/{/test MMAP (select, REQBUFS): OK/d}'
+verdict_is fewer compliance FAIL 'ran fewer times than on the base: vimc\|.*MMAP \(select, REQBUFS\) \(1 of 2\)'
+judge_fixture notsupp 's/test VIDIOC_QUERYCAP: OK$/test VIDIOC_QUERYCAP: OK (Not Supported)/'
+verdict_is notsupp compliance FAIL 'Not Supported here but supported on the base'
 judge_fixture nocompat32 '/^Grand Total for vimc device \/dev\/media0: 1,/d'
 verdict_is nocompat32 compliance FAIL 'vimc-32: no v4l2-compliance summary'
 
