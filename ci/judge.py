@@ -18,9 +18,10 @@ One function a check, check_<name>, for each boot check of ci/checks:
               test against the unpatched base of the same run: a test
               failing here and not on the base fails; the base's own
               failures are listed
-  libcamera   libcamera's cam lists vimc's camera and captures the frames
-              asked for (counted in its output, not taken from its exit
-              status); on a revision, fewer frames than the base fails
+  libcamera   libcamera's cam lists vimc's camera, captures the frames
+              asked for (counted in its output: an exit status 0 alone is
+              not a capture) and exits 0 (a crash fails); on a revision,
+              not capturing where the base did fails, naming libcamera
 
 Writes its evidence files into DIR and prints one line a check,
 "<check> OK|WARN|FAIL <reason>", for ci/boot.sh to record with

@@ -228,12 +228,14 @@ hash_files() {
 hash_text() {
 	sha256sum | cut -c1-16
 }
-# What built a result: compiler, sparse, the host's guest tools. Computed
-# by every script itself (never taken from the environment).
+# What built a result: compiler, sparse, and QEMU, the one host tool the
+# guest runs on (its userspace is Debian 13's, in the boot inputs through
+# ci/guest-root.sh's versions). Computed by every script itself (never
+# taken from the environment).
 mbus_toolchain_id=$( {
 	gcc --version 2>/dev/null | head -n 1
 	sparse --version 2>&1 || true
-	dpkg-query -W -f '${Package} ${Version}\n' qemu-system-x86 v4l-utils busybox-static 2>/dev/null || true
+	dpkg-query -W -f '${Package} ${Version}\n' qemu-system-x86 2>/dev/null || true
 } | sha256sum | cut -c1-16)
 toolchain_id() {
 	echo "$mbus_toolchain_id"
@@ -312,39 +314,47 @@ pxa_inputs() {
 posted() {
 	git -C "$MBUS_SERIES_DIR" ls-files --error-unmatch -- "outgoing/$1" >/dev/null 2>&1
 }
-# known_failure REV "boot CHECK" REASON: if ci/known-failures
-# (MBUS_KNOWN_FAILURES) lists this failure of a posted revision, print why
-# and return 0; otherwise return 1. A bad pattern stops the run, naming
-# the line.
-known_failure() {
-	local rev=$1 chk=$2 reason=$3 file=${MBUS_KNOWN_FAILURES:-$MBUS_TOP/ci/known-failures} n=0 line r c1 c2 re why rc
-	[ -f "$file" ] && posted "$rev" || return 1
+# known_entries REV: the entries of ci/known-failures (MBUS_KNOWN_FAILURES)
+# for REV, one a line: "CHECK<TAB>REGEX<TAB>WHY<TAB>LINE". An entry without
+# a pattern or a reason is still listed (it covers nothing: XPASS); a line
+# without "| why" stops the run, naming it.
+known_entries() {
+	local file=${MBUS_KNOWN_FAILURES:-$MBUS_TOP/ci/known-failures} n=0 line r c1 c2 re why
+	[ -f "$file" ] || return 0
 	while IFS= read -r line; do
 		n=$((n + 1))
 		case $line in '#'* | '') continue ;; esac
 		why=${line#*|}
 		[ "$why" != "$line" ] || die "$file:$n: no '| why' in the entry"
 		read -r r c1 c2 re <<<"${line%%|*}"
-		[ "$r" = "$rev" ] && [ "$c1 $c2" = "$chk" ] || continue
+		[ "$r" = "$1" ] || continue
 		re=${re%"${re##*[![:space:]]}"}
-		# An entry must say what the failure is: no reason, no match (an
-		# empty pattern would match any failure of the check).
-		[ -n "$re" ] && [ -n "${why// /}" ] || continue
-		rc=0
-		grep -qE -- "$re" <<<"$reason" 2>/dev/null || rc=$?
-		[ "$rc" -ne 2 ] || die "$file:$n: not an extended regular expression: $re"
-		if [ "$rc" -eq 0 ]; then
-			echo "${why# }"
-			return 0
-		fi
+		why=${why# }
+		printf '%s %s\t%s\t%s\t%s\n' "$c1" "$c2" "$re" "$why" "$file:$n"
 	done <"$file"
-	return 1
 }
 # known_failures_of REV: the "boot CHECK" of every entry of REV, a line each.
 known_failures_of() {
-	local file=${MBUS_KNOWN_FAILURES:-$MBUS_TOP/ci/known-failures}
-	[ -f "$file" ] || return 0
-	grep -v '^#' "$file" | awk -v r="$1" '$1 == r { print $2, $3 }'
+	known_entries "$1" | cut -f1
+}
+# known_failure REV "boot CHECK" REASON: if an entry lists this failure of
+# a posted revision, print why and return 0; otherwise return 1. An entry
+# with no pattern or no reason covers nothing (an empty pattern would match
+# any failure of the check); a bad pattern stops the run, naming the line.
+known_failure() {
+	local chk re why at rc
+	posted "$1" || return 1
+	while IFS=$'\t' read -r chk re why at; do
+		[ "$chk" = "$2" ] && [ -n "$re" ] && [ -n "${why// /}" ] || continue
+		rc=0
+		grep -qE -- "$re" <<<"$3" 2>/dev/null || rc=$?
+		[ "$rc" -ne 2 ] || die "$at: not an extended regular expression: $re"
+		if [ "$rc" -eq 0 ]; then
+			echo "$why"
+			return 0
+		fi
+	done < <(known_entries "$1")
+	return 1
 }
 
 # rev_tip REV: the commit of branch rev/REV, if it is what the current
@@ -404,22 +414,18 @@ cache_put() {
 
 # base_tools: a directory with the base's own tools/testing/kunit and
 # kselftest's ktap_helpers.sh, taken from the base commit (not from whatever
-# is checked out), made once per base. Prints its path.
+# is checked out), kept in the cache once per base. Prints its path.
 base_tools() {
-	local base dir tmp
-	base=$(base_commit)
-	dir="$MBUS_CACHE/base-tools-${base:0:16}"
-	if [ ! -f "$dir/.done" ]; then
-		tmp="$dir.tmp.$$"
-		rm -rf "$tmp"
-		mkdir -p "$tmp"
-		git -C "$MBUS_TREE" archive "$base" tools/testing/kunit \
+	local key tmp
+	key=$(base_commit | cut -c1-16)
+	if ! cache_has base-tools "$key"; then
+		tmp=$(mktemp -d)
+		git -C "$MBUS_TREE" archive "$(base_commit)" tools/testing/kunit \
 			tools/testing/selftests/kselftest/ktap_helpers.sh | tar -x -C "$tmp"
-		touch "$tmp/.done"
-		rm -rf "$dir"
-		mv "$tmp" "$dir"
+		cache_put base-tools "$key" "$tmp"
+		rm -rf "$tmp"
 	fi
-	echo "$dir"
+	cache_path base-tools "$key"
 }
 
 # tree_checkout COMMIT: every stage checks out the commit it works on itself
