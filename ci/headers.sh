@@ -30,7 +30,7 @@ for m in "${mails[@]}"; do
 	if [ "$i" -eq 0 ]; then
 		pid=cover
 	else
-		pid=$(git patch-id --stable <"$m" | cut -c1-12)
+		pid=$(patch_id "$m" | cut -c1-12)
 	fi
 	ids[$old]="$MBUS_CHANGE_ID-$rev-$i-$pid@$domain"
 	i=$((i + 1))

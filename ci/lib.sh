@@ -310,6 +310,15 @@ pxa_inputs() {
 	cache_key "$MBUS_TOP/ci/pxa-compare.sh" "$(input_hash "$1")"
 }
 
+# patch_id FILE: git's stable patch-id of a patch's diff (the same for a
+# patch whatever its message, trailers or revision number).
+patch_id() {
+	git patch-id --stable <"$1" | cut -d' ' -f1
+}
+# postings_hash REV: the content of outgoing/REV's mails.
+postings_hash() {
+	cat "$MBUS_SERIES_DIR/outgoing/$1/$1"-0*.patch 2>/dev/null | hash_text
+}
 # posted REV: outgoing/REV is committed (the revision was sent).
 posted() {
 	git -C "$MBUS_SERIES_DIR" ls-files --error-unmatch -- "outgoing/$1" >/dev/null 2>&1

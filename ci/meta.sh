@@ -56,7 +56,7 @@ if [ -n "$carried" ] && [ "$n_rev" -gt 1 ]; then
 	names=$(printf '%s' "$carried" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
 	if [ -z "$match" ]; then
 		warn="no patch of v$((n_rev - 1)) has this subject, yet it carries: $names"
-	elif [ "$(git patch-id --stable <"$patch" | cut -d' ' -f1)" != "$(git patch-id --stable <"$match" | cut -d' ' -f1)" ]; then
+	elif [ "$(patch_id "$patch")" != "$(patch_id "$match")" ]; then
 		warn="the diff changed since v$((n_rev - 1)) (${match##*/}): its carried trailers may no longer hold: $names"
 	fi
 fi

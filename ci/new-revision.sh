@@ -34,7 +34,7 @@ tr="$MBUS_RESULTS/$from/trailers"
 posted="$MBUS_SERIES_DIR/outgoing/$from"
 have_review=
 if [ -f "$tr/postings.hash" ]; then
-	if [ "$(cat "$posted/$from"-0*.patch 2>/dev/null | hash_text)" = "$(cat "$tr/postings.hash")" ]; then
+	if [ "$(postings_hash "$from")" = "$(cat "$tr/postings.hash")" ]; then
 		have_review=1
 	else
 		die "new-revision: results/$from/trailers were collected for other postings than outgoing/$from (run make trailers REV=$from MBOX=... again)"
@@ -57,7 +57,7 @@ for p in "${patches[@]}"; do
 	if [ -n "$have_review" ] && [ -s "$tr/$nnnn.trailers" ]; then
 		# The trailers were given to posting NNNN: the same diff as this patch?
 		post=$(compgen -G "$posted/$from-$nnnn-*.patch" | head -n 1)
-		[ -n "$post" ] && [ "$(git patch-id --stable <"$post" | cut -d' ' -f1)" = "$(git patch-id --stable <"$p" | cut -d' ' -f1)" ] ||
+		[ -n "$post" ] && [ "$(patch_id "$post")" = "$(patch_id "$p")" ] ||
 			die "new-revision: series-$from/$name is not the patch posted as outgoing/$from/$nnnn: its trailers cannot be carried"
 		args=()
 		while IFS= read -r t; do args+=(--trailer "$t"); done <"$tr/$nnnn.trailers"

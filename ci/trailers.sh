@@ -68,7 +68,7 @@ for f in "$posted/$rev"-0*.patch; do
 	[ -f "$new" ] || die "trailers: b4 am gave no patch $nnnn of outgoing/$rev"
 	# b4's patch NNNN must be the posting NNNN (same diff), or the
 	# trailers would go to the wrong patch.
-	[ "$(git patch-id --stable <"$f" | cut -d' ' -f1)" = "$(git patch-id --stable <"$new" | cut -d' ' -f1)" ] ||
+	[ "$(patch_id "$f")" = "$(patch_id "$new")" ] ||
 		die "trailers: b4 am's patch $nnnn is not $name of outgoing/$rev (another revision in $mbox?)"
 	# The ones b4 added, in b4's order.
 	awk 'NR == FNR { seen[$0] = 1; next } !seen[$0]++' <(trailers_of "$f") <(trailers_of "$new") |
@@ -83,7 +83,7 @@ awk -F'\t' '{ printf "- [ ] %s: %s %s: %s\n", ($1 == 0 ? "cover letter" : "patch
 	"$out/comments.tsv" >"$out/review.txt"
 ncomments=$(wc -l <"$out/comments.tsv")
 nwarn=$(wc -l <"$out/warnings")
-cat "$posted/$rev"-0*.patch | hash_text >"$out/postings.hash"
+postings_hash "$rev" >"$out/postings.hash"
 inputs=$( { cat "$out/postings.hash"; cat "$mbox"; hash_files "$0" "$MBUS_TOP/ci/review.py"; } | hash_text)
 reason="$total trailer(s), $ncomments comment(s) from $(basename "$mbox")"
 if [ "$nwarn" -gt 0 ]; then
