@@ -27,8 +27,9 @@ sobs=$(commit_message "$patch" | sed -n 's/^Signed-off-by: *//p')
 if [ -n "$from" ] && ! printf '%s\n' "$sobs" | grep -qiF "<$email>"; then
 	problems+=("no Signed-off-by of the author <$email>")
 fi
-# A one-patch revision may leave the numbering out, as format-patch does.
-num="$m/$n"
+# The numbering as git format-patch writes it: m padded with zeros to the
+# width of n (01/10); a one-patch revision may leave it out.
+printf -v num '%0*d/%d' "${#n}" "$((10#$m))" "$n"
 [ "$n" -ne 1 ] || num="(1/1)?"
 if [ "$rev" = v1 ]; then
 	want="\\[PATCH( v1)? ?$num\\]"
@@ -36,7 +37,7 @@ else
 	want="\\[PATCH $rev ?$num\\]"
 fi
 if ! [[ $subject =~ ^$want\  ]]; then
-	problems+=("subject prefix is not '[PATCH$([ "$rev" = v1 ] || echo " $rev") $m/$n]': $subject")
+	problems+=("subject prefix is not '[PATCH$([ "$rev" = v1 ] || echo " $rev") $num]': $subject")
 elif ! [[ $subject =~ ^$want\ media:\ [^\ ] ]]; then
 	problems+=("subject does not start with 'media: ': $subject")
 fi
