@@ -275,9 +275,18 @@ def check_mbus(run):
 	if run.basedir is None:
 		if failing:
 			return 'WARN', f'reference: {summary}; the expected-fail set of the base is in mbus.failing'
-		return 'FAIL', f'{summary}: nothing fails on the base, so the test shows nothing'
+		return 'OK', f'reference: {summary}'
+	# A test that fails here and not on the base (or that the base did not
+	# run) fails the revision. Tests that fail on the base too (the claims
+	# of v1 and v2 about vimc's raw path, which the base and a revision
+	# that leaves vimc's behaviour alone both lack) are listed, never
+	# counted as passes: mbus-test's own count says how many ran.
+	base_failing = set(run.read('mbus.failing', run.basedir).splitlines())
+	new = [f for f in failing if f not in base_failing]
+	if new:
+		return 'FAIL', f'{summary}; {len(new)} not failing on the base, first: {new[0]}'
 	if failing:
-		return 'FAIL', f'{summary}; first: {failing[0]}'
+		return 'OK', f'{summary}, each failing on the base too (mbus.failing)'
 	return 'OK', summary
 
 

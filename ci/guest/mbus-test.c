@@ -598,6 +598,124 @@ static int yuv_order(uint32_t code, const int pos[4])
 	return 1;
 }
 
+/* --- the captured bytes against the documents */
+
+/*
+ * What the raw capture must hold when the sensor sends its "100% Red" test
+ * pattern, written from the documents and not from any table of the kernel:
+ * the pixel format that vimc stores each code of its raw path as (the one
+ * whose component order is the code's, subdev-formats.rst), its bytes per
+ * pixel and the bytes of the first two pixels of lines 0 and 1 as that
+ * format's page lays them out ("..": a byte the page leaves free, alpha).
+ * Red is the largest value of a component: 0xff, 0x3ff in 10 bits and
+ * 0xfff in 12 bits, stored little-endian in 16 bits.
+ */
+struct docbytes {
+	const char *name;
+	uint32_t code;
+	uint32_t fourcc;
+	unsigned int bpp;
+	const char *line0, *line1;
+	const char *doc;
+};
+
+#define D(c, fcc, b, l0, l1, doc) \
+	{ #c, MEDIA_BUS_FMT_ ## c, V4L2_PIX_FMT_ ## fcc, b, l0, l1, doc }
+static const struct docbytes docbytes[] = {
+	D(SBGGR8_1X8, SBGGR8, 1, "0000", "00ff", "pixfmt-srggb8.rst: B G / G R"),
+	D(SGBRG8_1X8, SGBRG8, 1, "0000", "ff00", "pixfmt-srggb8.rst: G B / R G"),
+	D(SGRBG8_1X8, SGRBG8, 1, "00ff", "0000", "pixfmt-srggb8.rst: G R / B G"),
+	D(SRGGB8_1X8, SRGGB8, 1, "ff00", "0000", "pixfmt-srggb8.rst: R G / G B"),
+	D(SBGGR10_1X10, SBGGR10, 2, "00000000", "0000ff03", "pixfmt-srggb10.rst: B G / G R, 16-bit LE"),
+	D(SGBRG10_1X10, SGBRG10, 2, "00000000", "ff030000", "pixfmt-srggb10.rst: G B / R G, 16-bit LE"),
+	D(SGRBG10_1X10, SGRBG10, 2, "0000ff03", "00000000", "pixfmt-srggb10.rst: G R / B G, 16-bit LE"),
+	D(SRGGB10_1X10, SRGGB10, 2, "ff030000", "00000000", "pixfmt-srggb10.rst: R G / G B, 16-bit LE"),
+	D(SBGGR12_1X12, SBGGR12, 2, "00000000", "0000ff0f", "pixfmt-srggb12.rst: B G / G R, 16-bit LE"),
+	D(SGBRG12_1X12, SGBRG12, 2, "00000000", "ff0f0000", "pixfmt-srggb12.rst: G B / R G, 16-bit LE"),
+	D(SGRBG12_1X12, SGRBG12, 2, "0000ff0f", "00000000", "pixfmt-srggb12.rst: G R / B G, 16-bit LE"),
+	D(SRGGB12_1X12, SRGGB12, 2, "ff0f0000", "00000000", "pixfmt-srggb12.rst: R G / G B, 16-bit LE"),
+	D(RGB888_1X24, RGB24, 3, "ff0000ff0000", "ff0000ff0000", "pixfmt-rgb.rst: RGB24 r, g, b"),
+	D(BGR888_1X24, BGR24, 3, "0000ff0000ff", "0000ff0000ff", "pixfmt-rgb.rst: BGR24 b, g, r"),
+	D(ARGB8888_1X32, ARGB32, 4, "0000ff..0000ff..", "0000ff..0000ff..", "pixfmt-rgb.rst: ARGB32 b, g, r, a"),
+};
+#define NDOCBYTES (sizeof(docbytes) / sizeof(docbytes[0]))
+
+/* Compare bytes with a string of hex pairs, ".." matching any byte. */
+static int bytes_are(const uint8_t *b, const char *hex, char *got, size_t n)
+{
+	unsigned int i, len = strlen(hex) / 2;
+	int ok = 1;
+
+	got[0] = 0;
+	for (i = 0; i < len; i++) {
+		unsigned int v;
+
+		snprintf(got + strlen(got), n - strlen(got), "%02x", b[i]);
+		if (hex[2 * i] == '.')
+			continue;
+		sscanf(hex + 2 * i, "%2x", &v);
+		if (b[i] != v)
+			ok = 0;
+	}
+	return ok;
+}
+
+static int set_pattern(const char *name)
+{
+	struct v4l2_queryctrl q = { .id = V4L2_CID_TEST_PATTERN };
+	struct v4l2_querymenu m = { .id = V4L2_CID_TEST_PATTERN };
+	struct v4l2_control c = { .id = V4L2_CID_TEST_PATTERN };
+
+	if (xioctl(sd_fd, VIDIOC_QUERYCTRL, &q))
+		return why("no test pattern control: %s", strerror(errno));
+	if (!name) {
+		c.value = q.default_value;
+	} else {
+		for (m.index = q.minimum; m.index <= (uint32_t)q.maximum; m.index++)
+			if (!xioctl(sd_fd, VIDIOC_QUERYMENU, &m) &&
+			    !strcmp((char *)m.name, name))
+				break;
+		if (m.index > (uint32_t)q.maximum)
+			return why("no test pattern \"%s\"", name);
+		c.value = m.index;
+	}
+	if (xioctl(sd_fd, VIDIOC_S_CTRL, &c))
+		return why("VIDIOC_S_CTRL test pattern: %s", strerror(errno));
+	return 1;
+}
+
+static int doc_bytes(const struct docbytes *d)
+{
+	struct v4l2_pix_format pix;
+	char got0[64], got1[64];
+	uint8_t *buf = NULL;
+	uint32_t size = 0;
+	int ret, ok;
+
+	if (vid_fmt(d->fourcc, CAP_W, CAP_H, &pix))
+		return why("S_FMT %.4s: %s", (const char *)&d->fourcc,
+			   strerror(errno));
+	if (pix.pixelformat != d->fourcc)
+		return why("S_FMT %.4s gave %.4s", (const char *)&d->fourcc,
+			   (const char *)&pix.pixelformat);
+	if (pix.bytesperline != CAP_W * d->bpp)
+		return why("bytesperline %u, %s gives %u", pix.bytesperline,
+			   d->doc, CAP_W * d->bpp);
+	ret = capture(d->code, d->fourcc, &buf, &size);
+	if (ret) {
+		free(buf);
+		return why("capture: %s", strerror(-ret));
+	}
+	ok = size >= 2 * pix.bytesperline &&
+	     bytes_are(buf, d->line0, got0, sizeof(got0)) &
+	     bytes_are(buf + pix.bytesperline, d->line1, got1, sizeof(got1));
+	free(buf);
+	if (!ok)
+		return why("lines 0 and 1 begin %s / %s, %s gives %s / %s",
+			   got0, got1, d->doc, d->line0, d->line1);
+	return 1;
+}
+
 int main(void)
 {
 	struct v4l2_control ctrl = { VIMC_CID_OSD_TEXT_MODE, VIMC_OSD_SHOW_NONE };
@@ -793,6 +911,13 @@ int main(void)
 			why("%s", strerror(-ret));
 		result(!ret, "the pipeline streams again after the mismatch");
 		free(buf);
+	}
+	/* The captured bytes, as the documents lay them out. */
+	if (result(set_pattern("100% Red"), "sensor test pattern \"100%% Red\"")) {
+		for (i = 0; i < NDOCBYTES; i++)
+			result(doc_bytes(&docbytes[i]), "%s: 100%% red as %s",
+			       docbytes[i].name, docbytes[i].doc);
+		result(set_pattern(NULL), "sensor test pattern back to its default");
 	}
 	if (links_off)
 		result(set_debayer_link(1), "enable the link Sensor A -> Debayer A again");

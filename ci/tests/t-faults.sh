@@ -19,7 +19,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 28
+t_plan 30
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 
@@ -280,4 +280,33 @@ expect_match "libcamera captures from vimc on the base" '^OK .*captured 2 of 2 f
 expect_match "a revision that makes a vimc sensor link mutable fails its boot, naming libcamera" \
 	'^FAIL .*captured 0 of 2 frames.*this revision breaks libcamera on vimc' \
 	"$(cat "$T_TMP/cam-mutable/libcamera.verdict" 2>/dev/null)"
+
+# --- a wrong pairing in vimc's table: SBGGR10_1X10 stored as SGBRG10, on
+# the newest revision that converts vimc to v4l2_format_info() (or the
+# base). mbus-test compares the raw capture of the sensor's "100% Red"
+# pattern with the bytes that the documents give; the boot must fail on
+# that comparison, and the same guest on the base's kernel passes it.
+tip_vimc=$(git -C "$T_TREE" rev-parse -q --verify rev/v3 || echo "$base")
+c7=$(fixture_commit "$tip_vimc" "media: vimc: fixture: SBGGR10_1X10 stored as SGBRG10" -- \
+	drivers/media/test-drivers/vimc/vimc-common.c \
+	'/MEDIA_BUS_FMT_SBGGR10_1X10 }/{n;s/V4L2_PIX_FMT_SBGGR10,/V4L2_PIX_FMT_SGBRG10,/}')
+{
+	guest_init_head
+	cat <<'INIT'
+modprobe vimc
+echo "MBUS-BEGIN mbus-test"
+/bin/mbus-test
+echo "MBUS-END mbus-test rc=$? seconds=0"
+echo "MBUS-DONE"
+reboot -f
+INIT
+} >"$T_TMP/init-bytes"
+chmod +x "$T_TMP/init-bytes"
+fixture_boot bytes-base "$base" "$T_TMP/init-bytes"
+fixture_boot bytes-wrong "$c7" "$T_TMP/init-bytes" "$T_TMP/bytes-base"
+expect_match "vimc's raw capture of SBGGR10_1X10 is what pixfmt-srggb10.rst gives, on the base" \
+	'^    ok [0-9]+ SBGGR10_1X10: 100% red as pixfmt-srggb10.rst' \
+	"$(grep 'SBGGR10_1X10: 100% red' "$T_TMP/bytes-base/mbus-test.log" 2>/dev/null)"
+expect_match "a vimc that pairs SBGGR10_1X10 with the wrong pixel format fails its boot on the captured bytes" \
+	'^FAIL .*not failing on the base.* [1-9]$' "$(cat "$T_TMP/bytes-wrong/mbus.verdict" 2>/dev/null) $(grep -c '^    not ok [0-9]* SBGGR10_1X10: 100% red' "$T_TMP/bytes-wrong/mbus-test.log" 2>/dev/null)"
 t_done

@@ -7,7 +7,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 28
+t_plan 29
 
 # A console as a good guest prints it.
 good_console() {
@@ -69,12 +69,12 @@ MBUS-DONE
 LOG
 }
 
-# judge_fixture NAME [SED]: the good console through SED, judged against a
-# base that has the good console's failures.
+# judge_fixture NAME [SED [BASESED]]: the good console through SED, judged
+# against a base that has the good console's failures (through BASESED).
 judge_fixture() {
 	local d="$T_TMP/judge/$1"
 	mkdir -p "$d/base/boot" "$d/rev/boot"
-	good_console >"$d/base/boot/console.log"
+	good_console | sed -e "${3:-}" >"$d/base/boot/console.log"
 	echo tcg >"$d/base/boot/console.log.accel"
 	good_console | sed -e "${2:-}" >"$d/rev/boot/console.log"
 	echo tcg >"$d/rev/boot/console.log.accel"
@@ -164,6 +164,9 @@ verdict_is mbuscrash mbus FAIL 'mbus-test did not complete'
 
 judge_fixture mbusfail 's/^    ok 1 discovery/    not ok 1 discovery/; s/^ok 1 mbus-vimc/not ok 1 mbus-vimc/; s/1 tests, 0 failed/1 tests, 1 failed/; s/^MBUS-END mbus-test rc=0/MBUS-END mbus-test rc=1/'
 verdict_is mbusfail mbus FAIL 'discovery'
+mbus_fails='s/^    ok 1 discovery/    not ok 1 discovery/; s/^ok 1 mbus-vimc/not ok 1 mbus-vimc/; s/1 tests, 0 failed/1 tests, 1 failed/; s/^MBUS-END mbus-test rc=0/MBUS-END mbus-test rc=1/'
+judge_fixture mbusboth "$mbus_fails" "$mbus_fails"
+verdict_is mbusboth mbus OK '1 tests, 1 failed, each failing on the base too'
 
 # Real guests: the base's boot kernel with inits that panic and that hang.
 if ! kdir=$(ci/kernel.sh "$(git -C "$T_TREE" rev-parse mbus-base)" 2>"$T_TMP/kernel.err"); then
