@@ -310,6 +310,45 @@ pxa_inputs() {
 	cache_key "$MBUS_TOP/ci/pxa-compare.sh" "$(input_hash "$1")"
 }
 
+# csi2_inputs REV: the inputs of the CSI-2 receivers' comparison.
+csi2_inputs() {
+	cache_key "$MBUS_TOP/ci/csi2-compare.sh" "$(input_hash "$1")"
+}
+
+# core_reviewers REV PATCH: one "ADDRESS|REASON" line for each entry of
+# ci/core-reviewers that applies to PATCH, a patch of revision REV (the
+# entry's revision or a later one, a touched file matching its FILES).
+# A malformed entry or regular expression dies, naming its line.
+core_reviewers() {
+	local rev=${1#v} patch=$2 files n=0 line from addr re reason rest rc
+	files=$(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$patch")
+	while IFS= read -r line; do
+		n=$((n + 1))
+		case $line in '#'* | '') continue ;; esac
+		# The fields are separated by " | " (FILES may hold "|" itself).
+		from=${line%% | *} rest=${line#* | }
+		addr=${rest%% | *} rest=${rest#* | }
+		re=${rest%% | *} reason=${rest#* | }
+		[ "$reason" != "$rest" ] || reason=
+		from=$(trim "$from") addr=$(trim "$addr") re=$(trim "$re") reason=$(trim "$reason")
+		[[ $from =~ ^v[0-9]+$ && $addr =~ ^[^\<\>]+\ \<[^@\ ]+@[^\ ]+\>$ && -n $re && -n $reason ]] ||
+			die "ci/core-reviewers:$n: not 'vN | Name <address> | FILES | REASON': $line"
+		rc=0
+		grep -qE -- "$re" </dev/null || rc=$?
+		[ "$rc" -le 1 ] ||
+			die "ci/core-reviewers:$n: FILES is not an extended regular expression: $re"
+		[ "$rev" -ge "${from#v}" ] || continue
+		! grep -qE -- "$re" <<<"$files" || echo "$addr|$reason"
+	done <"${MBUS_CORE_REVIEWERS:-$MBUS_TOP/ci/core-reviewers}"
+}
+
+# trim TEXT: TEXT without its leading and trailing blanks.
+trim() {
+	local s=$1
+	s=${s#"${s%%[![:space:]]*}"}
+	printf '%s' "${s%"${s##*[![:space:]]}"}"
+}
+
 # patch_id FILE: git's stable patch-id of a patch's diff (the same for a
 # patch whatever its message, trailers or revision number).
 patch_id() {

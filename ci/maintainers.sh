@@ -21,7 +21,7 @@ show=""
 [ -z "${REV:-}" ] || show=$(revisions)
 revs=$(REV='' revisions)
 # The notes of the same base, patches and generator are kept and reused.
-kept=$(cache_key "$0" "$base" "$revs" "$(for rev in $revs; do
+kept=$(cache_key "$0" "$base" "$revs" "$(hash_files "$MBUS_TOP/ci/core-reviewers")" "$(for rev in $revs; do
 	cat "$MBUS_SERIES_DIR/series-$rev"/*.patch 2>/dev/null || true
 done | hash_text)")
 show_rev() {
@@ -51,7 +51,9 @@ The rule (ci/render.sh), as the media subsystem usually has it:
   To:  the maintainers (M:) of every section that covers a touched file,
        and the subsystem's lists (linux-media@vger.kernel.org);
   Cc:  the reviewers (R:) of those sections, and linux-kernel@vger.kernel.org,
-       the list of THE REST, which get_maintainer.pl adds to every patch.
+       the list of THE REST, which get_maintainer.pl adds to every patch;
+       from v3 on, also the V4L2 core reviewers that the subsystem's practice
+       expects for a core helper (ci/core-reviewers, with the reason of each).
 Each patch goes to the people of the files it touches; the cover letter
 goes to all of them.
 TXT
@@ -62,6 +64,8 @@ TXT
 		for p in "$MBUS_SERIES_DIR/series-$rev"/*.patch; do
 			printf '\n%s\n' "${p##*/}"
 			gm --no-rolestats --roles "$p" | sed 's/^/    /'
+			reviewers=$(core_reviewers "$rev" "$p") || exit 1
+			[ -z "$reviewers" ] || sed 's/^\([^|]*\)|\(.*\)/    \1 (V4L2 core reviewer, ci\/core-reviewers: \2)/' <<<"$reviewers"
 		done
 		printf '\nFiles:\n'
 		files=$(cat "$MBUS_SERIES_DIR/series-$rev"/*.patch |

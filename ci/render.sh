@@ -5,7 +5,8 @@
 #                     bytes; the cover letter has no placeholder)?
 #   this script       git format-patch --cover-letter with the cover letter
 #                     of cover-letter/vN (first paragraph the subject, the
-#                     rest the body, through the branch description),
+#                     rest the body, through the branch description; its
+#                     marker lines filled in by ci/evidence.sh),
 #                     --thread, --base, and for vN>1 --range-diff against
 #                     v(N-1); the sender's identity in From/Signed-off-by
 #   ci/recipients.sh  To/Cc per mail from get_maintainer.pl
@@ -39,7 +40,19 @@ tip=$(rev_tip "$rev")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; git -C "$tree" branch -D -q "post/$rev" 2>/dev/null || true' EXIT
 git -C "$tree" branch -f -q "post/$rev" "$tip"
-git -C "$tree" config "branch.post/$rev.description" "$(cat "$cover")"
+# The cover letter's marker lines (%%EVIDENCE%%, %%LINES%%) become what
+# ci/evidence.sh reads from the results: no number of a posting is typed.
+cp "$cover" "$tmp/description"
+for part in evidence lines; do
+	marker="%%${part^^}%%"
+	grep -qxF "$marker" "$tmp/description" || continue
+	"$MBUS_TOP/ci/evidence.sh" "$rev" "$part" >"$tmp/$part" ||
+		die "render $rev: the $part of cover-letter/$rev could not be made from the results"
+	awk -v m="$marker" -v f="$tmp/$part" '$0 == m { while ((getline l < f) > 0) print l; next } { print }' \
+		"$tmp/description" >"$tmp/description.new"
+	mv "$tmp/description.new" "$tmp/description"
+done
+git -C "$tree" config "branch.post/$rev.description" "$(cat "$tmp/description")"
 args=(--cover-letter --cover-from-description=subject --thread=shallow
 	--base="$base" --from="$from" --no-signature -o "$tmp")
 [ "$n" -eq 1 ] || args+=(-v "$n")
@@ -70,7 +83,7 @@ fi
 
 # --- recipients and headers, per mail
 mapfile -t mails < <(ls "$tmp"/*.patch)
-"$MBUS_TOP/ci/recipients.sh" "${mails[@]}"
+"$MBUS_TOP/ci/recipients.sh" "$rev" "${mails[@]}"
 "$MBUS_TOP/ci/headers.sh" "$tmp" "$rev" "${email#*@}"
 
 # Every patch: a Signed-off-by of its From.

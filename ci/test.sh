@@ -87,6 +87,20 @@ for rev in "${revs[@]}"; do
 	fi
 done
 
+# The CSI-2 receivers' conversions, in every revision that makes them.
+for rev in "${revs[@]}"; do
+	revision_has_patches "$rev" || continue
+	grep -q '^+++ b/drivers/media/platform/ti/' "$MBUS_SERIES_DIR/series-$rev"/*.patch || continue
+	"$MBUS_TOP/ci/csi2-compare.sh" "$rev" >"$MBUS_RESULTS/$rev/csi2-compare.out" 2>&1
+	rc=$?
+	read -r v r < <(verdict_read "$MBUS_RESULTS/$rev/csi2/csi2.verdict" "$(csi2_inputs "$rev")")
+	if [ "$rc" -eq 0 ] && verdict_passes "$v"; then
+		count <<<"ok - $rev csi2: $v $r"
+	else
+		count <<<"not ok - $rev csi2: $v $r (ci/csi2-compare.sh exited $rc)"
+	fi
+done
+
 # The workspace's own tests (after the revisions: some use their kernels).
 for t in "$MBUS_TOP"/ci/tests/t-*.sh; do
 	name=${t##*/}
