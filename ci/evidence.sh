@@ -122,8 +122,8 @@ the 32-bit compat ioctl path), libcamera $lcam, busybox $bbox:
    32-bit userspace, vivid): $comp;
    on the base: $bcomp;
  - libcamera: $cam;
- - the end-to-end test of vimc's raw capture, which compares the captured
-   bytes of its Bayer and RGB codes with the layout of their pixel
+ - the end-to-end test of vimc's raw capture, which also compares the
+   captured bytes of its Bayer codes with the layout of their pixel
    formats' pages: $mbus;
    on the base: $bmbus;
  - module load/unload cycles, unbind/rebind with a node held open and
