@@ -161,7 +161,7 @@ struct node {
 };
 
 static int media_fd = -1;
-static struct node sensor, rawcap, debayer;
+static struct node sensor, rawcap, debayer, scaler;
 static uint32_t sensor_pad, debayer_pad;
 
 static int devnode_path(uint32_t major, uint32_t minor, char *path, size_t n)
@@ -228,7 +228,8 @@ static int discover(void)
 	for (i = 0; i < topo.num_entities; i++) {
 		struct node *n = !strcmp(ents[i].name, "Sensor A") ? &sensor :
 				 !strcmp(ents[i].name, "Raw Capture 0") ? &rawcap :
-				 !strcmp(ents[i].name, "Debayer A") ? &debayer : NULL;
+				 !strcmp(ents[i].name, "Debayer A") ? &debayer :
+				 !strcmp(ents[i].name, "Scaler") ? &scaler : NULL;
 
 		if (!n)
 			continue;
@@ -258,7 +259,8 @@ static int discover(void)
 	free(intfs);
 	free(links);
 	free(pads);
-	if (!sensor.path[0] || !rawcap.path[0] || !debayer.entity)
+	if (!sensor.path[0] || !rawcap.path[0] || !debayer.entity ||
+	    !scaler.entity)
 		return why("Sensor A (%s), Raw Capture 0 (%s) or Debayer A not found",
 			   sensor.path, rawcap.path);
 	return 1;
@@ -615,10 +617,10 @@ static int yuv_order(uint32_t code, const int pos[4])
  * bits.
  *
  * Sensor A also feeds Debayer A through an enabled immutable link, so the
- * pipeline of Raw Capture 0 holds Debayer A and what follows it: the
- * capture is made at the size the guest set up (test-media's 640x480),
- * with Debayer A's sink set to the code. That is possible for Bayer codes
- * only; vimc's RGB codes cannot be captured raw without changing its links.
+ * pipeline of Raw Capture 0 holds Debayer A: the capture is made at 640x480
+ * with Debayer A's sink set to the code, and the mutable link Debayer A ->
+ * Scaler disabled meanwhile. That is possible for Bayer codes only; vimc's
+ * RGB codes cannot be captured raw without changing its immutable links.
  */
 struct docbytes {
 	const char *name;
@@ -686,6 +688,26 @@ static int set_pattern(const char *name)
 	}
 	if (xioctl(sd_fd, VIDIOC_S_CTRL, &c))
 		return why("VIDIOC_S_CTRL test pattern: %s", strerror(errno));
+	return 1;
+}
+
+/*
+ * The mutable link Debayer A -> Scaler, which takes the scaler and the
+ * RGB/YUV capture (whose formats the tests before may have left apart)
+ * into the pipeline of Raw Capture 0.
+ */
+static int set_scaler_link(int enable)
+{
+	struct media_link_desc l = { 0 };
+
+	l.source.entity = debayer.entity;
+	l.source.index = 1;
+	l.sink.entity = scaler.entity;
+	l.sink.index = 0;
+	l.flags = enable ? MEDIA_LNK_FL_ENABLED : 0;
+	if (xioctl(media_fd, MEDIA_IOC_SETUP_LINK, &l))
+		return why("MEDIA_IOC_SETUP_LINK Debayer A -> Scaler %s: %s",
+			   enable ? "on" : "off", strerror(errno));
 	return 1;
 }
 
@@ -944,15 +966,19 @@ int main(void)
 	}
 	/* The captured bytes, as the documents lay them out. */
 	if (result(set_pattern("100% Red"), "sensor test pattern \"100%% Red\"")) {
-		cap_w = 640;
-		cap_h = 480;
-		for (i = 0; i < NDOCBYTES; i++)
-			result(doc_bytes(&docbytes[i]), "%s: 100%% red as %s",
-			       docbytes[i].name, docbytes[i].doc);
-		result(!debayer_sink(MEDIA_BUS_FMT_SBGGR8_1X8),
-		       "Debayer A's sink back to SBGGR8_1X8 640x480");
-		cap_w = CAP_W;
-		cap_h = CAP_H;
+		if (result(set_scaler_link(0), "disable the link Debayer A -> Scaler")) {
+			cap_w = 640;
+			cap_h = 480;
+			for (i = 0; i < NDOCBYTES; i++)
+				result(doc_bytes(&docbytes[i]), "%s: 100%% red as %s",
+				       docbytes[i].name, docbytes[i].doc);
+			result(!debayer_sink(MEDIA_BUS_FMT_SBGGR8_1X8),
+			       "Debayer A's sink back to SBGGR8_1X8 640x480");
+			result(set_scaler_link(1),
+			       "enable the link Debayer A -> Scaler again");
+			cap_w = CAP_W;
+			cap_h = CAP_H;
+		}
 		result(set_pattern(NULL), "sensor test pattern back to its default");
 	}
 	if (links_off)
