@@ -261,7 +261,7 @@ static int discover(void)
 	free(pads);
 	if (!sensor.path[0] || !rawcap.path[0] || !debayer.entity ||
 	    !scaler.entity)
-		return why("Sensor A (%s), Raw Capture 0 (%s) or Debayer A not found",
+		return why("Sensor A (%s), Raw Capture 0 (%s), Debayer A or Scaler not found",
 			   sensor.path, rawcap.path);
 	return 1;
 }
