@@ -483,7 +483,10 @@ tree_checkout() {
 	local want
 	want=$(git -C "$MBUS_TREE" rev-parse --verify -q "$1^{commit}") ||
 		die "base tree $MBUS_TREE: no commit $1"
+	# HEAD is always detached: git am must never move a branch (the
+	# tree's own branch "base" stays at the base commit).
 	[ "$(git -C "$MBUS_TREE" rev-parse HEAD)" = "$want" ] &&
+		! git -C "$MBUS_TREE" symbolic-ref -q HEAD >/dev/null &&
 		git -C "$MBUS_TREE" diff --quiet HEAD && return 0
 	git -C "$MBUS_TREE" checkout -q -f --detach "$want"
 }

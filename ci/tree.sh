@@ -21,6 +21,14 @@ stamp="$KERNEL_PKG $version $(stat -c %s "$KERNEL_TARBALL")"
 if [ -f "$MBUS_TREE/.git/mbus-base-stamp" ] &&
 	[ "$(cat "$MBUS_TREE/.git/mbus-base-stamp")" = "$stamp" ] &&
 	git -C "$MBUS_TREE" rev-parse -q --verify refs/tags/mbus-base >/dev/null; then
+	# A tree made before HEAD was kept detached may have had its branch
+	# "base" moved by git am: put it back at the base commit.
+	if [ "$(git -C "$MBUS_TREE" rev-parse -q --verify refs/heads/base)" != \
+		"$(git -C "$MBUS_TREE" rev-parse mbus-base)" ]; then
+		git -C "$MBUS_TREE" symbolic-ref -q HEAD >/dev/null &&
+			git -C "$MBUS_TREE" checkout -q --detach
+		git -C "$MBUS_TREE" branch -f base mbus-base
+	fi
 	stage_end OK "reused: $stamp, base $(git -C "$MBUS_TREE" rev-parse --short=12 mbus-base)"
 	exit 0
 fi
@@ -53,6 +61,8 @@ info "tree: committing the base (git add of ~90k files)"
 	git commit -q --no-verify --no-gpg-sign -m "Debian $KERNEL_PKG $version" \
 		-m "Imported from $KERNEL_TARBALL of package $KERNEL_PKG version $version."
 	git tag mbus-base
+	# Detached, so that no git am of a revision moves the branch "base".
+	git checkout -q --detach
 	echo "$stamp" >.git/mbus-base-stamp
 )
 rm -rf "$MBUS_TREE"

@@ -4,7 +4,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 19
+t_plan 20
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 real_branches=$(git -C "$T_TREE" for-each-ref --format='%(refname) %(objectname)' refs/heads/rev)
@@ -52,6 +52,10 @@ expect_eq "after a failed apply the revision's old branch is unchanged" "$base" 
 	"$(git -C "$T_TREE" rev-parse test/v1)"
 expect_eq "after a failed apply the real revisions' branches are unchanged" "$real_branches" \
 	"$(git -C "$T_TREE" for-each-ref --format='%(refname) %(objectname)' refs/heads/rev)"
+# The tree's branch "base" is the base commit, after every revision's git am
+# (HEAD is kept detached: no git am moves a branch).
+expect_eq "the tree's branch base is still the base commit, and HEAD detached" "$base detached" \
+	"$(git -C "$T_TREE" rev-parse base) $(git -C "$T_TREE" symbolic-ref -q HEAD || echo detached)"
 expect_eq "after a failed apply the work tree is clean" "" \
 	"$(git -C "$T_TREE" status --porcelain --untracked-files=no | head -n 3)"
 
