@@ -23,15 +23,16 @@ rc=0
 (cd "$MBUS_TREE" && perl scripts/checkpatch.pl --strict --max-line-length=80 \
 	--codespell --codespellfile="$dict" --color=never --no-summary-file \
 	--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES --showfile "$patch") >"$out/checkpatch.log" 2>&1 || rc=$?
-# Cited commits: 'commit <id> ("<subject>")', possibly folded over lines.
+# Cited commits: 'commit <id> ("<subject>")', possibly folded over lines,
+# and 'Fixes: <id> ("<subject>")' tags.
 cited=$(commit_message "$patch" | tr '\n' ' ' | tr -s ' ' |
-	grep -oE 'commit [0-9a-f]{12,40} \("[^"]+"\)' || true)
+	grep -oE '(commit|Fixes:) [0-9a-f]{12,40} \("[^"]+"\)' || true)
 bad=() ncited=0
 while IFS= read -r ref; do
 	[ -n "$ref" ] || continue
 	ncited=$((ncited + 1))
 	id=$(echo "$ref" | cut -d' ' -f2)
-	subj=$(echo "$ref" | sed -E 's/^commit [0-9a-f]+ \("(.*)"\)$/\1/')
+	subj=$(echo "$ref" | sed -E 's/^(commit|Fixes:) [0-9a-f]+ \("(.*)"\)$/\2/')
 	grep -E "^${id}[0-9a-f]* " "$MBUS_TOP/ci/upstream-commits" | cut -d' ' -f2- |
 		grep -qxF -- "$subj" || bad+=("$id (\"$subj\")")
 done <<<"$cited"
