@@ -19,7 +19,7 @@ export MBUS_CACHE
 	trailers new-revision bench test clean clean-cache
 
 all: deps ## main job: check and boot every revision, render the postings
-	@ci/each-rev.sh check boot kunit render roundtrip
+	@ci/each-rev.sh check csi2-compare cross boot kunit render roundtrip
 	@ci/maintainers.sh
 	@ci/where.sh
 
@@ -69,8 +69,8 @@ tree: deps ## extract linux-source-6.12 into the cache as a git tree
 apply: deps ## git am each revision onto the base, on branch rev/vN
 	@ci/each-rev.sh apply
 
-check: deps ## apply, then checkpatch/meta/build/kernel-doc each patch
-	@ci/each-rev.sh check
+check: deps ## apply, then checkpatch/meta/build/kernel-doc each patch; receivers
+	@ci/each-rev.sh check csi2-compare cross
 
 boot: deps ## boot base and revision in QEMU (vimc, vivid, KUnit) and judge
 	@ci/each-rev.sh apply boot

@@ -38,6 +38,11 @@ elif [ "${1:-}" = --files ]; then
 	inputs=$(cache_key "$0" "$(cd "$old" && hash_files "${files[@]}")" "$(cd "$new" && hash_files "${files[@]}")")
 else
 	rev=${1:?usage: csi2-compare.sh REV}
+	if ! grep -qE '^\+\+\+ b/drivers/media/platform/(ti/(cal|j721e-csi2rx)|sunxi/sun(6i|8i-a83t)-mipi-csi2)/' \
+		"$MBUS_SERIES_DIR/series-$rev"/*.patch; then
+		info "csi2 $rev: changes none of the four CSI-2 receivers; nothing to compare"
+		exit 0
+	fi
 	tip=$(rev_tip "$rev")
 	out="$MBUS_RESULTS/$rev/csi2"
 	label=$rev

@@ -10,7 +10,7 @@ PACKAGES=(
 	libio-socket-ssl-perl b4 sparse codespell ccache
 	make gcc libc6-dev bc bison flex libelf-dev libssl-dev perl python3
 	xz-utils kmod cpio qemu-system-x86 mmdebstrap arch-test
-	shellcheck util-linux time
+	shellcheck util-linux time gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
 )
 
 missing=()

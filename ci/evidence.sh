@@ -40,16 +40,23 @@ lines() {
 	core=(drivers/media/v4l2-core include Documentation
 		":!drivers/media/v4l2-core/v4l2-common-kunit.c"
 		":!drivers/media/v4l2-core/.kunitconfig")
-	printf '  drivers:                                %s\n' "$(numstat "${drivers[@]}")"
-	printf '  core, Kconfig, kernel-doc and docs:     %s\n' "$(numstat "${core[@]}")"
+	local d c more
+	d=$(numstat "${drivers[@]}") c=$(numstat "${core[@]}")
+	printf '  drivers:                                %s\n' "$d"
+	printf '  core, Kconfig, kernel-doc and docs:     %s\n' "$c"
 	printf '  KUnit suite and its .kunitconfig:       %s\n' "$(numstat "${kunit[@]}")"
+	d=${d##* -} c=${c%% *} c=${c#+}
+	more='fewer'
+	[ "$d" -le "$c" ] || more='more'
+	printf '\n  The drivers remove %d lines; the core and its documentation\n' "$d"
+	printf '  add %d: the drivers remove %s than the core adds.\n' "$c" "$more"
 	printf '\n  git diff --numstat BASE TIP -- %s\n' "${drivers[*]}"
 	printf '  git diff --numstat BASE TIP -- %s\n' "${core[*]}"
 	printf '  git diff --numstat BASE TIP -- %s\n' "${kunit[*]}"
 }
 
 evidence() {
-	local n i nnnn chk want c r bi bb cp bd kunit comp bcomp cam mbus bmbus con csi2=''
+	local n i nnnn chk want c r bi bb cp bd kunit comp bcomp cam mbus bmbus con csi2='' cross=''
 	local v4l v4l32 lcam bbox
 	n=$(compgen -G "$MBUS_SERIES_DIR/series-$rev/*.patch" | wc -l)
 	# Every verdict first, each in an assignment: one that is not current
@@ -78,6 +85,9 @@ evidence() {
 	done
 	if [ -f "$res/csi2/csi2.verdict" ]; then
 		csi2=$(current "$res/csi2/csi2.verdict" "$(csi2_inputs "$rev")")
+	fi
+	if want=$("$MBUS_TOP/ci/cross.sh" --inputs "$rev"); then
+		cross=$(current "$res/cross/cross.verdict" "$want")
 	fi
 	bi=$(boot_inputs "$rev") bb=$(boot_inputs base)
 	kunit=$(current "$res/boot/kunit.verdict" "$bi")
@@ -111,6 +121,10 @@ TXT
 The receivers against the base, compiled in userspace and compared
 entry by entry: %s.
 ' "$csi2"
+	[ -z "$cross" ] || printf '
+The drivers of other architectures, built for them with Debian'"'"'s cross
+compilers against the base: %s.
+' "$cross"
 	cat <<TXT
 
 Booted under QEMU (KASAN, UBSAN, lockdep, kmemleak, DEBUG_LIST,

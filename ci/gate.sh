@@ -32,5 +32,16 @@ for stage in check boot; do
 	*) refuse+=("$stage failed: $r") ;;
 	esac
 done
+# The receivers' comparison and their builds for their own architectures,
+# for a revision that changes them.
+if grep -qE '^\+\+\+ b/drivers/media/platform/(ti/(cal|j721e-csi2rx)|sunxi/sun(6i|8i-a83t)-mipi-csi2)/' \
+	"$MBUS_SERIES_DIR/series-$rev"/*.patch; then
+	read -r v r < <(verdict_read "$res/csi2/csi2.verdict" "$(csi2_inputs "$rev")")
+	verdict_passes "$v" || refuse+=("the csi2 comparison is $v: $r")
+fi
+if want=$("$MBUS_TOP/ci/cross.sh" --inputs "$rev"); then
+	read -r v r < <(verdict_read "$res/cross/cross.verdict" "$want")
+	verdict_passes "$v" || refuse+=("the cross builds are $v: $r")
+fi
 [ "${#refuse[@]}" -eq 0 ] ||
 	die "render $rev: not rendered, because $(IFS=';'; echo "${refuse[*]}") (run: make REV=$rev)"

@@ -46,6 +46,15 @@ else
 	count <<<"not ok - shellcheck: $(echo "$sc" | head -n 1)"
 	printf '%s\n' "$sc" | head -n 20
 fi
+# The scripts the stages run by their path must be executable as
+# committed: a clean clone has the index's modes, not this tree's.
+noexec=$(cd "$MBUS_TOP" && git ls-files -s -- 'ci/*.sh' 'ci/tests/*.sh' .ci/run |
+	awk '$1 != "100755" { print $4 }' | tr '\n' ' ')
+if [ -z "$noexec" ]; then
+	count <<<"ok - modes: every ci/*.sh, ci/tests/*.sh and .ci/run is committed executable"
+else
+	count <<<"not ok - modes: committed without the executable bit: $noexec"
+fi
 if py=$(cd "$MBUS_TOP" && python3 -m py_compile ci/*.py 2>&1); then
 	count <<<"ok - python: ci/*.py compile"
 else
@@ -98,6 +107,21 @@ for rev in "${revs[@]}"; do
 		count <<<"ok - $rev csi2: $v $r"
 	else
 		count <<<"not ok - $rev csi2: $v $r (ci/csi2-compare.sh exited $rc)"
+	fi
+done
+
+# The receivers built for their own architectures, in every revision that
+# changes them.
+for rev in "${revs[@]}"; do
+	revision_has_patches "$rev" || continue
+	want=$("$MBUS_TOP/ci/cross.sh" --inputs "$rev") || continue
+	"$MBUS_TOP/ci/cross.sh" "$rev" >"$MBUS_RESULTS/$rev/cross.out" 2>&1
+	rc=$?
+	read -r v r < <(verdict_read "$MBUS_RESULTS/$rev/cross/cross.verdict" "$want")
+	if [ "$rc" -eq 0 ] && verdict_passes "$v"; then
+		count <<<"ok - $rev cross: $v $r"
+	else
+		count <<<"not ok - $rev cross: $v $r (ci/cross.sh exited $rc)"
 	fi
 done
 

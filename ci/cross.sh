@@ -1,0 +1,133 @@
+#!/bin/bash
+# Stage "cross": the drivers of other architectures that a revision changes,
+# built for those architectures, without COMPILE_TEST: the CSI-2 receivers
+# under drivers/media/platform/{ti,sunxi}/ for arm64 (ci/cross-arm64.config:
+# TI K3, Allwinner) and for 32-bit arm (ci/cross-arm.config: DRA7xx,
+# A31/A83T), with Debian's cross compilers and W=1. Each configuration is
+# allnoconfig with the fragment merged; every option the fragment asks for
+# must be granted (the drivers really built). The directories of the
+# changed drivers and drivers/media/v4l2-core/ are built at the base and at
+# the revision's tip, in an object directory per architecture: the stage
+# fails if the revision does not build or prints a warning (file and
+# message, without line numbers) that the base does not.
+#
+# A revision that changes none of these drivers has nothing to build here:
+# the stage says so and exits 0, without a verdict.
+#
+# usage: cross.sh REV            (results in $MBUS_RESULTS/REV/cross/)
+#        cross.sh --inputs REV   the key its verdict must be made from, or
+#                                nothing (exit 1) if REV has nothing to build
+# shellcheck source=ci/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+mode=run
+if [ "${1:-}" = --inputs ]; then
+	mode=inputs
+	shift
+fi
+rev=${1:?usage: cross.sh [--inputs] REV}
+revision_patches "$rev" >/dev/null
+out="$MBUS_RESULTS/$rev/cross"
+
+# The directories of the drivers the revision changes (two levels below
+# drivers/media/platform/{ti,sunxi}/), from the patches' file names.
+mapfile -t dirs < <(sed -n 's|^+++ b/\(drivers/media/platform/\(ti\|sunxi\)/[^/]*\)/.*|\1/|p' \
+	"$MBUS_SERIES_DIR/series-$rev"/*.patch | sort -u)
+if [ "${#dirs[@]}" -eq 0 ]; then
+	[ "$mode" = run ] || exit 1
+	info "cross $rev: changes no driver of drivers/media/platform/{ti,sunxi}/; nothing to build"
+	rm -rf "$out"
+	exit 0
+fi
+dirs+=(drivers/media/v4l2-core/)
+
+# arch:CROSS_COMPILE of each configuration.
+configs=(arm64:aarch64-linux-gnu- arm:arm-linux-gnueabihf-)
+tools=""
+for c in "${configs[@]}"; do
+	command -v "${c#*:}gcc" >/dev/null || die "cross $rev: ${c#*:}gcc missing (make deps)"
+	tools+="$("${c#*:}gcc" --version | head -n 1);"
+done
+cross_inputs=$(cache_key "$0" "$(input_hash "$rev")" "$(hash_files "$MBUS_TOP"/ci/cross-*.config)" "$tools" "${dirs[*]}")
+if [ "$mode" = inputs ]; then
+	echo "$cross_inputs"
+	exit 0
+fi
+[ "${MBUS_LOCKED:-}" ] || take_lock "$@"
+
+stage_begin "cross $rev"
+if cache_get cross "$cross_inputs" "$out.kept"; then
+	rm -rf "$out"
+	mv "$out.kept" "$out"
+	read -r v r < <(verdict_read "$out/cross.verdict" "$cross_inputs")
+	stage_end "$v" "$r (kept)"
+	verdict_passes "$v"
+	exit
+fi
+rm -rf "$out"
+mkdir -p "$out"
+base=$(base_commit)
+tip=$(rev_tip "$rev")
+
+# normalize LOG: the warnings, "file: warning: text", without line numbers.
+normalize() {
+	sed -E -e "s|$MBUS_TREE/||g" -e "s|$1/||g" "$2" |
+		{ grep -E '(^|: )(warning|error)[: ]' || true; } |
+		sed -E -e 's/^([^: ]+):[0-9]+:[0-9]+: /\1: /' -e 's/^([^: ]+):[0-9]+: /\1: /' | sort -u
+}
+
+verdict=OK reasons=()
+for c in "${configs[@]}"; do
+	arch=${c%%:*} cross=${c#*:}
+	obj="$MBUS_CACHE/build-cross-$arch"
+	frag="$MBUS_TOP/ci/cross-$arch.config"
+	for side in base tip; do
+		commit=$base
+		[ "$side" = base ] || commit=$tip
+		tree_checkout "$commit"
+		log="$out/$arch-$side.log"
+		info "  cross $rev: $arch, $side $(git -C "$MBUS_TREE" rev-parse --short=12 "$commit"): ${dirs[*]}"
+		# The configuration of this commit (its own Kconfig files).
+		rm -f "$obj/.config"
+		mkdir -p "$obj"
+		if ! (cd "$MBUS_TREE" &&
+			make -s O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" allnoconfig &&
+			KCONFIG_CONFIG="$obj/.config" scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$frag" &&
+			make -s O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" olddefconfig) >"$out/$arch-$side.config.log" 2>&1; then
+			verdict=FAIL reasons+=("$arch $side: configuration failed (see $out/$arch-$side.config.log)")
+			continue
+		fi
+		lost=$(grep -hE '^CONFIG_[A-Z0-9_]+=' "$frag" | while IFS= read -r l; do
+			grep -qxF "$l" "$obj/.config" || echo "${l%%=*}"
+		done | tr '\n' ' ')
+		if [ -n "$lost" ]; then
+			verdict=FAIL reasons+=("$arch $side: Kconfig does not grant ${lost% }")
+			continue
+		fi
+		# The changed files are touched: every object of theirs is rebuilt.
+		git -C "$MBUS_TREE" diff --name-only "$base" "$tip" -- "${dirs[@]}" |
+			while IFS= read -r f; do [ ! -f "$MBUS_TREE/$f" ] || touch "$MBUS_TREE/$f"; done
+		rc=0
+		make -C "$MBUS_TREE" O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" \
+			CC="ccache ${cross}gcc" W=1 -j"$JOBS" -s "${dirs[@]}" >"$log" 2>&1 || rc=$?
+		normalize "$obj" "$log" >"$out/$arch-$side.warnings"
+		if [ "$rc" -ne 0 ]; then
+			verdict=FAIL reasons+=("$arch $side does not build: $(grep -m1 -E 'error' "$log" || tail -n 1 "$log")")
+		fi
+	done
+	[ -f "$out/$arch-base.warnings" ] && [ -f "$out/$arch-tip.warnings" ] || continue
+	comm -13 "$out/$arch-base.warnings" "$out/$arch-tip.warnings" >"$out/$arch.new-warnings"
+	if [ -s "$out/$arch.new-warnings" ]; then
+		verdict=FAIL reasons+=("$arch: $(wc -l <"$out/$arch.new-warnings") new W=1 warning(s): $(head -n 1 "$out/$arch.new-warnings")")
+	fi
+done
+if [ "$verdict" = OK ]; then
+	reason="builds for arm64 and arm without COMPILE_TEST (W=1, no new warnings): ${dirs[*]}"
+else
+	reason=$(IFS=';'; echo "${reasons[*]}")
+fi
+verdict_write "$out/cross.verdict" "$verdict" "$cross_inputs" "$reason"
+# Only a result of a completed run is kept.
+cache_put cross "$cross_inputs" "$out"
+stage_end "$verdict" "$reason"
+[ "$verdict" = OK ]
