@@ -31,7 +31,7 @@ out="$MBUS_RESULTS/$rev/cross"
 
 # The directories of the drivers the revision changes (two levels below
 # drivers/media/platform/{ti,sunxi}/), from the patches' file names.
-mapfile -t dirs < <(sed -n 's|^+++ b/\(drivers/media/platform/\(ti\|sunxi\)/[^/]*\)/.*|\1/|p' \
+mapfile -t dirs < <(sed -nE 's#^\+\+\+ b/(drivers/media/platform/(ti|sunxi)/[^/]+)/.*#\1/#p' \
 	"$MBUS_SERIES_DIR/series-$rev"/*.patch | sort -u)
 if [ "${#dirs[@]}" -eq 0 ]; then
 	[ "$mode" = run ] || exit 1

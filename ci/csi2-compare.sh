@@ -47,8 +47,9 @@ else
 	out="$MBUS_RESULTS/$rev/csi2"
 	label=$rev
 	inputs=$(csi2_inputs "$rev")
-	old=$out/old new=$out/new
-	rm -rf "$old" "$new"
+	# (The compiled sides are $out/old and $out/new: the sources go apart.)
+	old=$out/tree-old new=$out/tree-new
+	rm -rf "$old" "$new" "$out/old" "$out/new"
 	for f in "${files[@]}"; do
 		mkdir -p "$old/${f%/*}" "$new/${f%/*}"
 		git -C "$MBUS_TREE" show "$(base_commit):$f" >"$old/$f" || die "csi2 $rev: $f not in the base"
