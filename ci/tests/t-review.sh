@@ -10,11 +10,15 @@
 #  3. and 5. every descriptor's bits per pixel is what subdev-formats.rst
 #     shows for the code (ci/doc-bits.py: the bits of its first row times
 #     the samples its name gives);
-#  4. the KUnit suite that ran at v3's boot has the review's overflow case.
+#  4. v2's v4l2_mbus_image_size(), compiled in userspace as the revision
+#     has it, with the review's case (bytesperline 0x80000001, height
+#     0xffffffff, three planes) must give -EOVERFLOW, and does not; the
+#     KUnit suite that ran at v3's boot has that case for v3's
+#     v4l2_fill_pixfmt{,_mp}().
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 9
+t_plan 10
 
 for r in v2 v3; do
 	git -C "$T_TREE" rev-parse -q --verify "rev/$r" >/dev/null || {
@@ -63,14 +67,46 @@ rc=$?
 expect_eq "v3's bits per pixel are those of subdev-formats.rst" \
 	"0 20 entries, 0 differ from subdev-formats.rst" "$rc $(tail -n 1 <<<"$out")"
 
-# 4. The overflow case of the review, in the suite that ran at v3's boot.
+# 4. The overflow case of the review: v2's helper, compiled as it is.
+v2c=$(git -C "$T_TREE" show rev/v2:drivers/media/v4l2-core/v4l2-common.c)
+v2h=$(git -C "$T_TREE" show rev/v2:include/media/v4l2-common.h)
+{
+	cat <<'C'
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+typedef uint8_t u8; typedef uint32_t u32; typedef uint64_t u64;
+#define U32_MAX 0xffffffffU
+#define EXPORT_SYMBOL_GPL(x)
+C
+	awk '/^enum v4l2_mbus_(packing|order|layout) \{/ { on = 1 } on { print } on && /^};/ { on = 0 }' <<<"$v2h"
+	awk '/^struct v4l2_mbus_format_info \{/ { on = 1 } on { print } on && /^};/ { on = 0 }' <<<"$v2h"
+	awk '/^int v4l2_mbus_image_size\(/ { on = 1 } on { print } on && /^}/ { on = 0 }' <<<"$v2c"
+	cat <<'C'
+int main(void)
+{
+	struct v4l2_mbus_format_info info = { .layout = V4L2_MBUS_LAYOUT_PLANAR_2Y_U_V };
+	u32 size = 0;
+	int ret = v4l2_mbus_image_size(&info, 0x80000001, 0xffffffff, &size);
+
+	printf("ret %d size 0x%x\n", ret, size);
+	return ret == -EOVERFLOW ? 0 : 1;
+}
+C
+} >"$T_TMP/v2size.c"
+if gcc -o "$T_TMP/v2size" "$T_TMP/v2size.c" 2>"$T_TMP/v2size.log"; then
+	expect_fail "v2's v4l2_mbus_image_size() wraps on the review's case (review point 4)" 		"^ret 0 size 0xfffffffe$" "$T_TMP/v2size"
+else
+	notok "v2's v4l2_mbus_image_size() wraps on the review's case (review point 4)" 		"it does not compile: $(head -n 1 "$T_TMP/v2size.log")"
+fi
+# ... and the same case in the suite that ran at v3's boot.
 kunit=$(bash -c '. ci/lib.sh && verdict_read "$MBUS_RESULTS/v3/boot/kunit.verdict" "$(boot_inputs v3)"' _)
 src=$(git -C "$T_TREE" show rev/v3:drivers/media/v4l2-core/v4l2-common-kunit.c)
 if grep -q '^OK ' <<<"$kunit" &&
 	grep -qE 'V4L2_PIX_FMT_YUV422P, 0x80000001, 0xffffffff, -EOVERFLOW' <<<"$src"; then
-	ok "v3's KUnit suite ran at boot with the review's overflow case (review point 4)"
+	ok "v3's KUnit suite ran at boot with the review's overflow case"
 else
-	notok "v3's KUnit suite ran at boot with the review's overflow case (review point 4)" \
+	notok "v3's KUnit suite ran at boot with the review's overflow case" \
 		"kunit: $kunit"
 fi
 t_done
