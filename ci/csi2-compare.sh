@@ -64,8 +64,9 @@ s6=drivers/media/platform/sunxi/sun6i-mipi-csi2/sun6i_mipi_csi2
 s8=drivers/media/platform/sunxi/sun8i-a83t-mipi-csi2/sun8i_a83t_mipi_csi2
 for f in "$new/$cal/cal.h" "$new/$j7" "$new/$s6.h" "$new/$s8.h"; do
 	if grep -qE '^\s+u(8|32)\s+bpp;' "$f"; then
-		verdict_write "$out/csi2.verdict" FAIL "$inputs" "${f#"$new"/} still keeps its own bits per pixel: not converted"
-		stage_end FAIL "not converted"
+		why="${f#"$new"/} still keeps its own bits per pixel: not converted"
+		verdict_write "$out/csi2.verdict" FAIL "$inputs" "$why"
+		stage_end FAIL "$why"
 		exit 1
 	fi
 done
