@@ -71,7 +71,9 @@ if [ "$n" -gt 1 ] && compgen -G "$MBUS_TOP/outgoing/v$((n - 1))/*.patch" >/dev/n
 			die "roundtrip $rev: b4 diff failed: $(tail -n 1 "$res/b4-diff.log")"
 		# The ids of the commits b4 makes for the diff change with every run
 		# (they carry the time): leave them out, so the kept file is stable.
-		sed -i -E 's/^( *[0-9-]+:  )([0-9a-f]{7,}|-+)( . [0-9-]+:  )[0-9a-f]{7,} /\1-------\3------- /' \
+		# (Either side may be missing: "-:  -------"; the numbers are
+		# right-aligned to the widest.)
+		sed -i -E 's/^( *[0-9-]+:  )([0-9a-f]{7,}|-+)( . +[0-9-]+:  )([0-9a-f]{7,}|-+) /\1-------\3------- /' \
 			"$MBUS_TOP/outgoing/b4-diff-v$((n - 1))-v$n.txt"
 	fi
 fi
