@@ -11,12 +11,17 @@
 # fails if the revision does not build or prints a warning (file and
 # message, without line numbers) that the base does not.
 #
+# Every changed .c file must have been compiled for at least one of the
+# architectures (its object newer than the build's start): a directory whose
+# option a configuration does not grant builds nothing and would pass.
+#
 # A revision that changes none of these drivers has nothing to build here:
 # the stage says so and exits 0, without a verdict.
 #
 # usage: cross.sh REV            (results in $MBUS_RESULTS/REV/cross/)
 #        cross.sh --inputs REV   the key its verdict must be made from, or
-#                                nothing (exit 1) if REV has nothing to build
+#                                nothing if REV has nothing to build (exit
+#                                0 both; any error exits non-zero)
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -34,11 +39,13 @@ out="$MBUS_RESULTS/$rev/cross"
 mapfile -t dirs < <(sed -nE 's#^\+\+\+ b/(drivers/media/platform/(ti|sunxi)/[^/]+)/.*#\1/#p' \
 	"$MBUS_SERIES_DIR/series-$rev"/*.patch | sort -u)
 if [ "${#dirs[@]}" -eq 0 ]; then
-	[ "$mode" = run ] || exit 1
-	info "cross $rev: changes no driver of drivers/media/platform/{ti,sunxi}/; nothing to build"
+	[ "$mode" = run ] || exit 0
+	stage_begin "cross $rev"
 	rm -rf "$out"
+	stage_end N/A "changes no driver of drivers/media/platform/{ti,sunxi}/: nothing to build"
 	exit 0
 fi
+drvdirs=("${dirs[@]}")
 dirs+=(drivers/media/v4l2-core/)
 
 # arch:CROSS_COMPILE of each configuration.
@@ -48,7 +55,7 @@ for c in "${configs[@]}"; do
 	command -v "${c#*:}gcc" >/dev/null || die "cross $rev: ${c#*:}gcc missing (make deps)"
 	tools+="$("${c#*:}gcc" --version | head -n 1);"
 done
-cross_inputs=$(cache_key "$0" "$(input_hash "$rev")" "$(hash_files "$MBUS_TOP"/ci/cross-*.config)" "$tools" "${dirs[*]}")
+cross_inputs=$(cache_key "$0" "$(input_hash "$rev")" "$(hash_files "$MBUS_TOP"/ci/cross-*.config)" "$tools")
 if [ "$mode" = inputs ]; then
 	echo "$cross_inputs"
 	exit 0
@@ -76,7 +83,10 @@ normalize() {
 		sed -E -e 's/^([^: ]+):[0-9]+:[0-9]+: /\1: /' -e 's/^([^: ]+):[0-9]+: /\1: /' | sort -u
 }
 
-verdict=OK reasons=()
+# The drivers' changed C files, each to be compiled on some architecture.
+mapfile -t changed < <(git -C "$MBUS_TREE" diff --name-only "$base" "$tip" -- "${drvdirs[@]}" | grep '\.c$' || true)
+declare -A built=()
+verdict=OK reasons=() summary=()
 for c in "${configs[@]}"; do
 	arch=${c%%:*} cross=${c#*:}
 	obj="$MBUS_CACHE/build-cross-$arch"
@@ -108,11 +118,22 @@ for c in "${configs[@]}"; do
 		git -C "$MBUS_TREE" diff --name-only "$base" "$tip" -- "${dirs[@]}" |
 			while IFS= read -r f; do [ ! -f "$MBUS_TREE/$f" ] || touch "$MBUS_TREE/$f"; done
 		rc=0
+		touch "$out/$arch-$side.start"
 		make -C "$MBUS_TREE" O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" \
 			CC="ccache ${cross}gcc" W=1 -j"$JOBS" -s "${dirs[@]}" >"$log" 2>&1 || rc=$?
 		normalize "$obj" "$log" >"$out/$arch-$side.warnings"
 		if [ "$rc" -ne 0 ]; then
-			verdict=FAIL reasons+=("$arch $side does not build: $(grep -m1 -E 'error' "$log" || tail -n 1 "$log")")
+			verdict=FAIL reasons+=("$arch $side does not build: $(grep -m1 -E ': error: |Error [0-9]' "$log" || tail -n 1 "$log")")
+		fi
+		# What the revision's build compiled of the changed files.
+		if [ "$side" = tip ]; then
+			n=0
+			for f in "${changed[@]}"; do
+				[ "$obj/${f%.c}.o" -nt "$out/$arch-$side.start" ] || continue
+				built[$f]+="$arch "
+				n=$((n + 1))
+			done
+			summary+=("$arch $n of ${#changed[@]}")
 		fi
 	done
 	[ -f "$out/$arch-base.warnings" ] && [ -f "$out/$arch-tip.warnings" ] || continue
@@ -121,8 +142,11 @@ for c in "${configs[@]}"; do
 		verdict=FAIL reasons+=("$arch: $(wc -l <"$out/$arch.new-warnings") new W=1 warning(s): $(head -n 1 "$out/$arch.new-warnings")")
 	fi
 done
+for f in "${changed[@]}"; do
+	[ -n "${built[$f]:-}" ] || { verdict=FAIL reasons+=("$f was compiled for no architecture"); }
+done
 if [ "$verdict" = OK ]; then
-	reason="builds for arm64 and arm without COMPILE_TEST (W=1, no new warnings): ${dirs[*]}"
+	reason="the changed files built without COMPILE_TEST, W=1, no new warnings: $(IFS=','; echo "${summary[*]}" | sed 's/,/, /g') changed C files"
 else
 	reason=$(IFS=';'; echo "${reasons[*]}")
 fi
