@@ -12,6 +12,9 @@
 # pixel on the bus. Any difference fails, naming the entry.
 #
 # usage: csi2-compare.sh REV
+#        csi2-compare.sh --applies REV               (prints REV if REV
+#        changes one of the four receivers, nothing if not; the one test
+#        of it for the gate, the evidence and the test command)
 #        csi2-compare.sh --files OLDDIR NEWDIR OUT   (each DIR holds the
 #        files of the tree at their paths: the tests' fixtures)
 #        csi2-compare.sh --list-files                 (those paths)
@@ -29,8 +32,18 @@ files=(drivers/media/platform/ti/cal/cal.c drivers/media/platform/ti/cal/cal.h
 	include/uapi/linux/v4l2-common.h include/uapi/linux/v4l2-controls.h
 	include/uapi/linux/media-bus-format.h)
 
+# applies REV: does REV change one of the four receivers?
+applies() {
+	revision_patches "$1" >/dev/null
+	grep -qE '^\+\+\+ b/drivers/media/platform/(ti/(cal|j721e-csi2rx)|sunxi/sun(6i|8i-a83t)-mipi-csi2)/' \
+		"$MBUS_SERIES_DIR/series-$1"/*.patch
+}
+
 if [ "${1:-}" = --list-files ]; then
 	printf '%s\n' "${files[@]}"
+	exit 0
+elif [ "${1:-}" = --applies ]; then
+	if applies "${2:?usage: csi2-compare.sh --applies REV}"; then echo "$2"; fi
 	exit 0
 elif [ "${1:-}" = --files ]; then
 	old=$2 new=$3 out=$4
@@ -38,9 +51,10 @@ elif [ "${1:-}" = --files ]; then
 	inputs=$(cache_key "$0" "$(cd "$old" && hash_files "${files[@]}")" "$(cd "$new" && hash_files "${files[@]}")")
 else
 	rev=${1:?usage: csi2-compare.sh REV}
-	if ! grep -qE '^\+\+\+ b/drivers/media/platform/(ti/(cal|j721e-csi2rx)|sunxi/sun(6i|8i-a83t)-mipi-csi2)/' \
-		"$MBUS_SERIES_DIR/series-$rev"/*.patch; then
-		info "csi2 $rev: changes none of the four CSI-2 receivers; nothing to compare"
+	if ! applies "$rev"; then
+		stage_begin "csi2 $rev"
+		rm -rf "$MBUS_RESULTS/$rev/csi2"
+		stage_end N/A "changes none of the four CSI-2 receivers: nothing to compare"
 		exit 0
 	fi
 	tip=$(rev_tip "$rev")

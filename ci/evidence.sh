@@ -45,11 +45,14 @@ lines() {
 	printf '  drivers:                                %s\n' "$d"
 	printf '  core, Kconfig, kernel-doc and docs:     %s\n' "$c"
 	printf '  KUnit suite and its .kunitconfig:       %s\n' "$(numstat "${kunit[@]}")"
+	# The measure of the issue that asked for it: the lines the drivers
+	# remove against the lines the core and its documentation add.
 	d=${d##* -} c=${c%% *} c=${c#+}
-	more='fewer'
-	[ "$d" -le "$c" ] || more='more'
-	printf '\n  The drivers remove %d lines; the core and its documentation\n' "$d"
-	printf '  add %d: the drivers remove %s than the core adds.\n' "$c" "$more"
+	more='fewer lines than'
+	[ "$d" -ne "$c" ] || more='as many lines as'
+	[ "$d" -le "$c" ] || more='more lines than'
+	printf '\n  Lines removed from the drivers: %d; lines added to the core and\n' "$d"
+	printf '  its documentation: %d. The drivers remove %s the core adds.\n' "$c" "$more"
 	printf '\n  git diff --numstat BASE TIP -- %s\n' "${drivers[*]}"
 	printf '  git diff --numstat BASE TIP -- %s\n' "${core[*]}"
 	printf '  git diff --numstat BASE TIP -- %s\n' "${kunit[*]}"
@@ -83,10 +86,12 @@ evidence() {
 				die "evidence $rev: patch $i $chk says '$c', not what patch 1 says"
 		done
 	done
-	if [ -f "$res/csi2/csi2.verdict" ]; then
+	c=$("$MBUS_TOP/ci/csi2-compare.sh" --applies "$rev")
+	if [ -n "$c" ]; then
 		csi2=$(current "$res/csi2/csi2.verdict" "$(csi2_inputs "$rev")")
 	fi
-	if want=$("$MBUS_TOP/ci/cross.sh" --inputs "$rev"); then
+	want=$("$MBUS_TOP/ci/cross.sh" --inputs "$rev")
+	if [ -n "$want" ]; then
 		cross=$(current "$res/cross/cross.verdict" "$want")
 	fi
 	bi=$(boot_inputs "$rev") bb=$(boot_inputs base)
@@ -149,39 +154,8 @@ the 32-bit compat ioctl path), libcamera $lcam, busybox $bbox:
 TXT
 }
 
-# wrap: each paragraph and list item refilled to 72 columns, an item's
-# continuation indented under its text (paths and words never broken).
-wrap() {
-	python3 -c '
-import re, sys, textwrap
-out, cur = [], None
-def flush():
-    global cur
-    if cur:
-        out.append(textwrap.fill(cur[1], 72, initial_indent=cur[0],
-                                 subsequent_indent=" " * len(cur[0]),
-                                 break_long_words=False,
-                                 break_on_hyphens=False))
-    cur = None
-for line in sys.stdin.read().split("\n")[:-1]:
-    item = re.match(r"\s*- ", line)
-    if not line.strip():
-        flush()
-        out.append("")
-    elif item:
-        flush()
-        cur = [item.group(0), line[item.end():].strip()]
-    elif cur is None:
-        cur = ["", line.strip()]
-    else:
-        cur[1] += " " + line.strip()
-flush()
-print("\n".join(out))
-'
-}
-
 case $what in
-evidence) evidence | wrap ;;
+evidence) evidence | "$MBUS_TOP/ci/refill.py" ;;
 lines) lines ;;
 *) die "evidence: '$what' is not evidence or lines" ;;
 esac

@@ -34,12 +34,13 @@ for stage in check boot; do
 done
 # The receivers' comparison and their builds for their own architectures,
 # for a revision that changes them.
-if grep -qE '^\+\+\+ b/drivers/media/platform/(ti/(cal|j721e-csi2rx)|sunxi/sun(6i|8i-a83t)-mipi-csi2)/' \
-	"$MBUS_SERIES_DIR/series-$rev"/*.patch; then
+csi2=$("$MBUS_TOP/ci/csi2-compare.sh" --applies "$rev") || die "render $rev: ci/csi2-compare.sh --applies failed"
+if [ -n "$csi2" ]; then
 	read -r v r < <(verdict_read "$res/csi2/csi2.verdict" "$(csi2_inputs "$rev")")
 	verdict_passes "$v" || refuse+=("the csi2 comparison is $v: $r")
 fi
-if want=$("$MBUS_TOP/ci/cross.sh" --inputs "$rev"); then
+want=$("$MBUS_TOP/ci/cross.sh" --inputs "$rev") || die "render $rev: ci/cross.sh --inputs failed"
+if [ -n "$want" ]; then
 	read -r v r < <(verdict_read "$res/cross/cross.verdict" "$want")
 	verdict_passes "$v" || refuse+=("the cross builds are $v: $r")
 fi

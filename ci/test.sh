@@ -48,10 +48,11 @@ else
 fi
 # The scripts the stages run by their path must be executable as
 # committed: a clean clone has the index's modes, not this tree's.
-noexec=$(cd "$MBUS_TOP" && git ls-files -s -- 'ci/*.sh' 'ci/tests/*.sh' .ci/run |
+mapfile -t pyrun < <(cd "$MBUS_TOP" && grep -l '^#!' ci/*.py)
+noexec=$(cd "$MBUS_TOP" && git ls-files -s -- 'ci/*.sh' .ci/run "${pyrun[@]}" |
 	awk '$1 != "100755" { print $4 }' | tr '\n' ' ')
 if [ -z "$noexec" ]; then
-	count <<<"ok - modes: every ci/*.sh, ci/tests/*.sh and .ci/run is committed executable"
+	count <<<"ok - modes: every ci/*.sh, ci/tests/*.sh, ci/*.py with a #! line and .ci/run is committed executable"
 else
 	count <<<"not ok - modes: committed without the executable bit: $noexec"
 fi
@@ -99,7 +100,11 @@ done
 # The CSI-2 receivers' conversions, in every revision that makes them.
 for rev in "${revs[@]}"; do
 	revision_has_patches "$rev" || continue
-	grep -q '^+++ b/drivers/media/platform/ti/' "$MBUS_SERIES_DIR/series-$rev"/*.patch || continue
+	applies=$("$MBUS_TOP/ci/csi2-compare.sh" --applies "$rev") || {
+		count <<<"not ok - $rev csi2: ci/csi2-compare.sh --applies failed"
+		continue
+	}
+	[ -n "$applies" ] || continue
 	"$MBUS_TOP/ci/csi2-compare.sh" "$rev" >"$MBUS_RESULTS/$rev/csi2-compare.out" 2>&1
 	rc=$?
 	read -r v r < <(verdict_read "$MBUS_RESULTS/$rev/csi2/csi2.verdict" "$(csi2_inputs "$rev")")
@@ -114,7 +119,11 @@ done
 # changes them.
 for rev in "${revs[@]}"; do
 	revision_has_patches "$rev" || continue
-	want=$("$MBUS_TOP/ci/cross.sh" --inputs "$rev") || continue
+	want=$("$MBUS_TOP/ci/cross.sh" --inputs "$rev") || {
+		count <<<"not ok - $rev cross: ci/cross.sh --inputs failed"
+		continue
+	}
+	[ -n "$want" ] || continue
 	"$MBUS_TOP/ci/cross.sh" "$rev" >"$MBUS_RESULTS/$rev/cross.out" 2>&1
 	rc=$?
 	read -r v r < <(verdict_read "$MBUS_RESULTS/$rev/cross/cross.verdict" "$want")
