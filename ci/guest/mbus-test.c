@@ -51,10 +51,10 @@ struct fmt {
 	uint32_t fourcc;
 	unsigned int bits;	/* NONE: bits per pixel */
 	enum packing packing;
-	int seed;		/* one of the 16 formats of the original */
 };
 
-#define F(c, fcc, b, p, s) { #c, MEDIA_BUS_FMT_ ## c, V4L2_PIX_FMT_ ## fcc, b, p, s }
+/* The last argument said which were the 16 formats of the original. */
+#define F(c, fcc, b, p, s) { #c, MEDIA_BUS_FMT_ ## c, V4L2_PIX_FMT_ ## fcc, b, p }
 static const struct fmt fmts[] = {
 	F(YUYV8_2X8, YUYV, 8, PADHI, 1),
 	F(YVYU8_2X8, YVYU, 8, PADHI, 1),
@@ -187,6 +187,8 @@ struct node {
 static int media_fd = -1;
 static struct node sensor, rawcap, debayer, scaler;
 static uint32_t sensor_pad, debayer_pad;
+/* The data link Sensor A -> Debayer A: 1 immutable, 0 not, -1 not found. */
+static int link_immutable = -1;
 
 static int devnode_path(uint32_t major, uint32_t minor, char *path, size_t n)
 {
@@ -279,10 +281,27 @@ static int discover(void)
 		if (pads[i].entity_id == debayer.entity && pads[i].index == 0)
 			debayer_pad = 0;
 	}
+	for (j = 0; j < topo.num_links; j++) {
+		uint32_t src = 0, snk = 0;
+
+		if ((links[j].flags & MEDIA_LNK_FL_LINK_TYPE) !=
+		    MEDIA_LNK_FL_DATA_LINK)
+			continue;
+		for (i = 0; i < topo.num_pads; i++) {
+			if (pads[i].id == links[j].source_id)
+				src = pads[i].entity_id;
+			if (pads[i].id == links[j].sink_id)
+				snk = pads[i].entity_id;
+		}
+		if (src == sensor.entity && snk == debayer.entity)
+			link_immutable = !!(links[j].flags & MEDIA_LNK_FL_IMMUTABLE);
+	}
 	free(ents);
 	free(intfs);
 	free(links);
 	free(pads);
+	if (link_immutable < 0)
+		return why("no data link Sensor A -> Debayer A in the topology");
 	if (!sensor.path[0] || !rawcap.path[0] || !debayer.entity ||
 	    !scaler.entity)
 		return why("Sensor A (%s), Raw Capture 0 (%s), Debayer A or Scaler not found",
@@ -906,14 +925,16 @@ int main(void)
 	 * tests before may have left apart) is taken out of the pipeline, and a
 	 * code that Debayer A does not take is not captured.
 	 */
-	links_off = set_debayer_link(0);
-	if (links_off)
-		result(1, "disable the link Sensor A -> Debayer A");
-	else
+	if (link_immutable) {
+		links_off = 0;
 		skip("the link is immutable",
 		     "disable the link Sensor A -> Debayer A");
-	scaler_off = !links_off &&
-		     result(set_scaler_link(0), "disable the link Debayer A -> Scaler");
+	} else {
+		links_off = result(set_debayer_link(0),
+				   "disable the link Sensor A -> Debayer A");
+	}
+	scaler_off = result(set_scaler_link(0),
+			    "disable the link Debayer A -> Scaler for the raw captures");
 	for (i = 0; i < NFMTS; i++) {
 		const struct fmt *f = &fmts[i];
 		int ret;
@@ -923,7 +944,8 @@ int main(void)
 		result(sizes(f), "%s: bytesperline and sizeimage at 6 widths",
 		       f->name);
 		if (!links_off && (!scaler_off || debayer_sink(f->code))) {
-			skip("Debayer A does not take it",
+			skip(scaler_off ? "Debayer A does not take it" :
+					  "the scaler is in the pipeline",
 			     "%s: stream %d frames through the raw capture",
 			     f->name, NFRAMES);
 			continue;
@@ -1055,8 +1077,9 @@ int main(void)
 	}
 	if (links_off)
 		result(set_debayer_link(1), "enable the link Sensor A -> Debayer A again");
-	if (scaler_off && !set_scaler_link(1))
-		result(0, "enable the link Debayer A -> Scaler again");
+	if (scaler_off)
+		result(set_scaler_link(1),
+		       "enable the link Debayer A -> Scaler after the raw captures");
 	sd_set(V4L2_SUBDEV_FORMAT_ACTIVE, MEDIA_BUS_FMT_SBGGR8_1X8, 640, 480, NULL);
 
 done:

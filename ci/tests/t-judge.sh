@@ -7,7 +7,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 29
+t_plan 31
 
 # A console as a good guest prints it.
 good_console() {
@@ -166,7 +166,14 @@ judge_fixture mbusfail 's/^    ok 1 discovery/    not ok 1 discovery/; s/^ok 1 m
 verdict_is mbusfail mbus FAIL 'discovery'
 mbus_fails='s/^    ok 1 discovery/    not ok 1 discovery/; s/^ok 1 mbus-vimc/not ok 1 mbus-vimc/; s/1 tests, 0 failed/1 tests, 1 failed/; s/^MBUS-END mbus-test rc=0/MBUS-END mbus-test rc=1/'
 judge_fixture mbusboth "$mbus_fails" "$mbus_fails"
-verdict_is mbusboth mbus OK '1 tests, 1 failed, each failing on the base too'
+verdict_is mbusboth mbus OK '1 tests, 1 failed, 0 skipped, each failing on the base too'
+# A test that passes on the base and is skipped on the revision (a step the
+# revision's kernel refused, taken for "does not apply") fails it.
+judge_fixture mbusskip 's/^    ok 1 discovery through MEDIA_IOC_G_TOPOLOGY$/    ok 1 discovery through MEDIA_IOC_G_TOPOLOGY # SKIP refused/'
+verdict_is mbusskip mbus FAIL '1 passing on the base and not here \(skipped, failed or not run\), first: discovery'
+# ... and so does one the revision does not run at all.
+judge_fixture mbusgone 's/^    ok 1 discovery through MEDIA_IOC_G_TOPOLOGY$/    ok 1 discovery, renamed/'
+verdict_is mbusgone mbus FAIL 'passing on the base and not here .*first: discovery through'
 
 # Real guests: the base's boot kernel with inits that panic and that hang.
 if ! kdir=$(ci/kernel.sh "$(git -C "$T_TREE" rev-parse mbus-base)" 2>"$T_TMP/kernel.err"); then
