@@ -51,8 +51,9 @@ lines() {
 	more='fewer lines than'
 	[ "$d" -ne "$c" ] || more='as many lines as'
 	[ "$d" -le "$c" ] || more='more lines than'
-	printf '\n  Lines removed from the drivers: %d; lines added to the core and\n' "$d"
-	printf '  its documentation: %d. The drivers remove %s the core adds.\n' "$c" "$more"
+	printf '\n  Removed from the drivers: %d lines.\n' "$d"
+	printf '  Added to the core and its documentation: %d lines.\n' "$c"
+	printf '  The drivers remove %s the core adds.\n' "$more"
 	printf '\n  git diff --numstat BASE TIP -- %s\n' "${drivers[*]}"
 	printf '  git diff --numstat BASE TIP -- %s\n' "${core[*]}"
 	printf '  git diff --numstat BASE TIP -- %s\n' "${kunit[*]}"
