@@ -83,54 +83,36 @@ if [ "$rc" -ne 0 ] && ! grep -q '^not ok - ' <<<"$out"; then
 fi
 if [ "$fail" -eq "$before" ]; then stage_end OK; else stage_end FAIL; fi
 
-# pxa_camera's conversion, in every revision that makes it.
-for rev in "${revs[@]}"; do
-	revision_has_patches "$rev" || continue
-	grep -q '^+++ b/drivers/media/platform/intel/pxa_camera.c' "$MBUS_SERIES_DIR/series-$rev"/*.patch || continue
-	"$MBUS_TOP/ci/pxa-compare.sh" "$rev" >"$MBUS_RESULTS/$rev/pxa-compare.out" 2>&1
-	rc=$?
-	read -r v r < <(verdict_read "$MBUS_RESULTS/$rev/pxa/pxa.verdict" "$(pxa_inputs "$rev")")
+# per_revision NAME SCRIPT VERDICT INPUTS: run a per-revision stage and
+# count its verdict, read against INPUTS (the stage applies to a revision
+# only where INPUTS is not empty).
+per_revision() {
+	local name=$1 script=$2 vfile=$3 want=$4 rc=0 v r
+	"$MBUS_TOP/ci/$script" "$rev" >"$MBUS_RESULTS/$rev/${script%.sh}.out" 2>&1 || rc=$?
+	read -r v r < <(verdict_read "$MBUS_RESULTS/$rev/$vfile" "$want")
 	if [ "$rc" -eq 0 ] && verdict_passes "$v"; then
-		count <<<"ok - $rev pxa: $v $r"
+		count <<<"ok - $rev $name: $v $r"
 	else
-		count <<<"not ok - $rev pxa: $v $r (ci/pxa-compare.sh exited $rc)"
+		count <<<"not ok - $rev $name: $v $r (ci/$script exited $rc)"
 	fi
-done
-
-# The CSI-2 receivers' conversions, in every revision that makes them.
+}
+# pxa_camera's conversion, the CSI-2 receivers' conversions, and the
+# receivers built for their own architectures, in every revision that
+# makes them.
 for rev in "${revs[@]}"; do
 	revision_has_patches "$rev" || continue
-	applies=$("$MBUS_TOP/ci/csi2-compare.sh" --applies "$rev") || {
+	if grep -q '^+++ b/drivers/media/platform/intel/pxa_camera.c' "$MBUS_SERIES_DIR/series-$rev"/*.patch; then
+		per_revision pxa pxa-compare.sh pxa/pxa.verdict "$(pxa_inputs "$rev")"
+	fi
+	if ! applies=$("$MBUS_TOP/ci/csi2-compare.sh" --applies "$rev"); then
 		count <<<"not ok - $rev csi2: ci/csi2-compare.sh --applies failed"
-		continue
-	}
-	[ -n "$applies" ] || continue
-	"$MBUS_TOP/ci/csi2-compare.sh" "$rev" >"$MBUS_RESULTS/$rev/csi2-compare.out" 2>&1
-	rc=$?
-	read -r v r < <(verdict_read "$MBUS_RESULTS/$rev/csi2/csi2.verdict" "$(csi2_inputs "$rev")")
-	if [ "$rc" -eq 0 ] && verdict_passes "$v"; then
-		count <<<"ok - $rev csi2: $v $r"
-	else
-		count <<<"not ok - $rev csi2: $v $r (ci/csi2-compare.sh exited $rc)"
+	elif [ -n "$applies" ]; then
+		per_revision csi2 csi2-compare.sh csi2/csi2.verdict "$(csi2_inputs "$rev")"
 	fi
-done
-
-# The receivers built for their own architectures, in every revision that
-# changes them.
-for rev in "${revs[@]}"; do
-	revision_has_patches "$rev" || continue
-	want=$("$MBUS_TOP/ci/cross.sh" --inputs "$rev") || {
+	if ! want=$("$MBUS_TOP/ci/cross.sh" --inputs "$rev"); then
 		count <<<"not ok - $rev cross: ci/cross.sh --inputs failed"
-		continue
-	}
-	[ -n "$want" ] || continue
-	"$MBUS_TOP/ci/cross.sh" "$rev" >"$MBUS_RESULTS/$rev/cross.out" 2>&1
-	rc=$?
-	read -r v r < <(verdict_read "$MBUS_RESULTS/$rev/cross/cross.verdict" "$want")
-	if [ "$rc" -eq 0 ] && verdict_passes "$v"; then
-		count <<<"ok - $rev cross: $v $r"
-	else
-		count <<<"not ok - $rev cross: $v $r (ci/cross.sh exited $rc)"
+	elif [ -n "$want" ]; then
+		per_revision cross cross.sh cross/cross.verdict "$want"
 	fi
 done
 
