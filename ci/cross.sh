@@ -97,23 +97,31 @@ for c in "${configs[@]}"; do
 		tree_checkout "$commit"
 		log="$out/$arch-$side.log"
 		info "  cross $rev: $arch, $side $(git -C "$MBUS_TREE" rev-parse --short=12 "$commit"): ${dirs[*]}"
-		# The configuration of this commit (its own Kconfig files).
-		rm -f "$obj/.config"
+		# The configuration of this commit (its own Kconfig files), made
+		# again only when they or the fragment differ from the last one
+		# made in this object directory (base and tip usually share it).
+		key=$(cache_key "$0" "$arch" "$(hash_files "$frag")" "$(git -C "$MBUS_TREE" ls-tree -r "$commit" |
+			awk '$4 ~ /Kconfig/' | hash_text)")
 		mkdir -p "$obj"
-		if ! (cd "$MBUS_TREE" &&
-			make -s O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" allnoconfig &&
-			KCONFIG_CONFIG="$obj/.config" scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$frag" &&
-			make -s O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" olddefconfig) >"$out/$arch-$side.config.log" 2>&1; then
-			verdict=FAIL reasons+=("$arch $side: configuration failed (see $out/$arch-$side.config.log)")
-			continue
+		if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.mbus-cross-key" 2>/dev/null)" != "$key" ]; then
+			rm -f "$obj/.config" "$obj/.mbus-cross-key"
+			if ! (cd "$MBUS_TREE" &&
+				make -s O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" allnoconfig &&
+				KCONFIG_CONFIG="$obj/.config" scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$frag" &&
+				make -s O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" olddefconfig) >"$out/$arch-$side.config.log" 2>&1; then
+				verdict=FAIL reasons+=("$arch $side: configuration failed (see $out/$arch-$side.config.log)")
+				continue
+			fi
 		fi
 		lost=$(grep -hE '^CONFIG_[A-Z0-9_]+=' "$frag" | while IFS= read -r l; do
 			grep -qxF "$l" "$obj/.config" || echo "${l%%=*}"
 		done | tr '\n' ' ')
 		if [ -n "$lost" ]; then
 			verdict=FAIL reasons+=("$arch $side: Kconfig does not grant ${lost% }")
+			rm -f "$obj/.mbus-cross-key"
 			continue
 		fi
+		echo "$key" >"$obj/.mbus-cross-key"
 		# The changed files are touched: every object of theirs is rebuilt.
 		git -C "$MBUS_TREE" diff --name-only "$base" "$tip" -- "${dirs[@]}" |
 			while IFS= read -r f; do [ ! -f "$MBUS_TREE/$f" ] || touch "$MBUS_TREE/$f"; done
