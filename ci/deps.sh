@@ -11,13 +11,16 @@ PACKAGES=(
 	make gcc libc6-dev bc bison flex libelf-dev libssl-dev perl python3
 	xz-utils kmod cpio qemu-system-x86 mmdebstrap arch-test
 	shellcheck util-linux time gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
+	gcc-arm-linux-gnueabi clang lld llvm coccinelle ocaml-nox python3-sphinx
+	python3-sphinx-rtd-theme python3-yaml graphviz chromium fonts-dejavu-core
 )
 
-missing=()
-for p in "${PACKAGES[@]}"; do
-	dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed ||
-		missing+=("$p")
-done
+# One dpkg-query for all of them (a package it does not know is missing).
+mapfile -t missing < <(
+	dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${PACKAGES[@]}" 2>/dev/null |
+		awk '$2 == "installed" { print $1 }' | sort -u |
+		comm -13 - <(printf '%s\n' "${PACKAGES[@]}" | sort -u)
+)
 [ "${#missing[@]}" -gt 0 ] || exit 0
 if [ "${1:-}" = --check ]; then
 	echo "missing: ${missing[*]}"
