@@ -14,9 +14,22 @@ mapfile -t patches < <(revision_patches "$rev")
 base=$(base_commit)
 stage_begin "apply $rev"
 
+inputs=$(input_hash "$rev")
+# The commits are the same every time (fixed identity and dates): the tip
+# a git am of these patches gave is kept, and a branch that is still at it
+# is not made again.
+key=$(cache_key "$0" "$inputs" "$BASE_IDENT_NAME <$BASE_IDENT_EMAIL>" "$(git --version)")
+kept=$(cat "$(cache_path apply "$key")/tip" 2>/dev/null || true)
+if [ -n "$kept" ] && [ "$(git -C "$MBUS_TREE" rev-parse -q --verify "$MBUS_BRANCH_PREFIX$rev" || true)" = "$kept" ]; then
+	mkdir -p "$MBUS_RESULTS/$rev"
+	echo "$kept" >"$MBUS_RESULTS/$rev/apply.tip"
+	verdict_write "$MBUS_RESULTS/$rev/apply.verdict" OK "$inputs" "${#patches[@]} patches on $(git -C "$MBUS_TREE" rev-parse --short=12 "$base")"
+	stage_end OK "${#patches[@]} patches, branch $MBUS_BRANCH_PREFIX$rev at $(git -C "$MBUS_TREE" rev-parse --short=12 "$kept") (kept)"
+	exit 0
+fi
+
 git -C "$MBUS_TREE" am --abort >/dev/null 2>&1 || true
 tree_checkout "$base"
-inputs=$(input_hash "$rev")
 
 log="$MBUS_RESULTS/$rev/apply.log"
 mkdir -p "${log%/*}"
@@ -39,5 +52,9 @@ for p in "${patches[@]}"; do
 done
 git -C "$MBUS_TREE" branch -f -q "$MBUS_BRANCH_PREFIX$rev" HEAD
 git -C "$MBUS_TREE" rev-parse HEAD >"$MBUS_RESULTS/$rev/apply.tip"
+keep=$(mktemp -d)
+cp "$MBUS_RESULTS/$rev/apply.tip" "$keep/tip"
+cache_put apply "$key" "$keep"
+rm -rf "$keep"
 verdict_write "$MBUS_RESULTS/$rev/apply.verdict" OK "$inputs" "$n patches on $(git -C "$MBUS_TREE" rev-parse --short=12 "$base")"
 stage_end OK "$n patches, branch $MBUS_BRANCH_PREFIX$rev at $(git -C "$MBUS_TREE" rev-parse --short=12 HEAD)"

@@ -52,6 +52,22 @@ for part in evidence lines; do
 		"$tmp/description" >"$tmp/description.new"
 	mv "$tmp/description.new" "$tmp/description"
 done
+# Everything the postings are made from; the postings it gave are kept,
+# and outgoing/REV is not made again while they are what it holds.
+scripts=("$MBUS_TOP"/ci/{recipients,headers,evidence,lib}.sh "$MBUS_TOP/ci/core-reviewers")
+key=$(cache_key "$0" "$(input_hash "$rev")" "$(hash_text <"$tmp/description")" "$from" \
+	"$(hash_files "${scripts[@]}")" "$(git --version)" "$tip" \
+	"$(git -C "$tree" rev-parse "$base:MAINTAINERS" "$base:scripts/get_maintainer.pl")" \
+	"$(if [ "$n" -gt 1 ]; then rev_tip "v$((n - 1))"; fi)")
+if cache_get render "$key" "$tmp/kept"; then
+	if ! diff -rq "$tmp/kept" "$out" >/dev/null 2>&1; then
+		rm -rf "$out"
+		mkdir -p "$out"
+		cp "$tmp/kept"/*.patch "$out/"
+	fi
+	stage_end OK "$(find "$out" -name '*.patch' | wc -l) mails in ${out#"$MBUS_TOP"/} (kept)"
+	exit 0
+fi
 git -C "$tree" config "branch.post/$rev.description" "$(cat "$tmp/description")"
 args=(--cover-letter --cover-from-description=subject --thread=shallow
 	--base="$base" --from="$from" --no-signature -o "$tmp")
@@ -96,4 +112,7 @@ done
 rm -rf "$out"
 mkdir -p "$out"
 cp "$tmp"/*.patch "$out/"
+mkdir -p "$tmp/keep"
+cp "$tmp"/*.patch "$tmp/keep/"
+cache_put render "$key" "$tmp/keep"
 stage_end OK "${#mails[@]} mails in ${out#"$MBUS_TOP"/}"

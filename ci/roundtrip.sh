@@ -21,6 +21,24 @@ mkdir -p "$res"
 stage_begin "roundtrip $rev"
 inputs=$(cache_key "$0" "$(input_hash "$rev")" "$(hash_files "$posted"/*.patch)")
 
+# The same postings, the same previous revision's postings and the same
+# checked tree give the same round trip: it is kept (with the b4 diff it
+# wrote) and not made again.
+prevposted="$MBUS_TOP/outgoing/v$((n - 1))"
+want=$(git -C "$MBUS_TREE" rev-parse "$(rev_tip "$rev")^{tree}")
+kept_key=$(cache_key "$0" "$inputs" "$want" "$(b4 --version 2>&1 | head -n 1)" "$(git --version)" \
+	"$(if [ "$n" -gt 1 ] && compgen -G "$prevposted/*.patch" >/dev/null; then hash_files "$prevposted"/*.patch; fi)")
+if cache_get roundtrip "$kept_key" "$res"; then
+	read -r v r < <(verdict_read "$res/roundtrip.verdict" "$inputs")
+	if [ -f "$res/b4-diff.txt" ]; then
+		cmp -s "$res/b4-diff.txt" "$MBUS_TOP/outgoing/b4-diff-v$((n - 1))-v$n.txt" ||
+			cp "$res/b4-diff.txt" "$MBUS_TOP/outgoing/b4-diff-v$((n - 1))-v$n.txt"
+	fi
+	stage_end "$v" "$r (kept)"
+	verdict_passes "$v"
+	exit
+fi
+
 # b4 keeps its cache and reads its configuration from the home directory:
 # give it its own, so nothing of the user's (or the network) is involved.
 export HOME="$res/home" XDG_CACHE_HOME="$res/home/.cache" XDG_CONFIG_HOME="$res/home/.config"
@@ -44,7 +62,6 @@ if grep -E '^(Reviewed|Acked|Tested)-by:' "$am" | grep -qvxF -f <(grep -hE '^(Re
 fi
 
 base=$(base_commit)
-want=$(git -C "$MBUS_TREE" rev-parse "$(rev_tip "$rev")^{tree}")
 git -C "$MBUS_TREE" am --abort >/dev/null 2>&1 || true
 git -C "$MBUS_TREE" checkout -q --detach "$base"
 if ! git -C "$MBUS_TREE" am -q "$am" >"$res/git-am.log" 2>&1; then
@@ -75,7 +92,14 @@ if [ "$n" -gt 1 ] && compgen -G "$MBUS_TOP/outgoing/v$((n - 1))/*.patch" >/dev/n
 		# right-aligned to the widest.)
 		sed -i -E 's/^( *[0-9-]+:  )([0-9a-f]{7,}|-+)( . +[0-9-]+:  )([0-9a-f]{7,}|-+) /\1-------\3------- /' \
 			"$MBUS_TOP/outgoing/b4-diff-v$((n - 1))-v$n.txt"
+		cp "$MBUS_TOP/outgoing/b4-diff-v$((n - 1))-v$n.txt" "$res/b4-diff.txt"
 	fi
 fi
 verdict_write "$res/roundtrip.verdict" OK "$inputs" "$count patches: b4 am + git am give tree ${got:0:12}, the checked tree"
+# (b4's home directory is not kept: it is b4's scratch space.)
+keep=$(mktemp -d)
+cp -a "$res/." "$keep/"
+rm -rf "${keep:?}/home"
+cache_put roundtrip "$kept_key" "$keep"
+rm -rf "$keep"
 stage_end OK "$count patches, tree ${got:0:12} = $MBUS_BRANCH_PREFIX$rev"
