@@ -19,7 +19,8 @@ export MBUS_CACHE
 	trailers new-revision bench test clean clean-cache
 
 all: deps ## main job: check and boot every revision, render the postings
-	@ci/each-rev.sh check csi2-compare cross boot kunit render roundtrip
+	@rc=0; ci/each-rev.sh check csi2-compare builds cocci htmldocs boot kunit render roundtrip || rc=$$?; \
+		ci/matrix.sh || rc=1; exit $$rc
 	@ci/maintainers.sh
 	@ci/where.sh
 
@@ -47,6 +48,7 @@ help: ## list the targets and the environment variables a user may set
 #var MBUS_DEBIAN_MIRROR  the Debian mirror of the guest's userspace (default http://deb.debian.org/debian)
 #var MBUS_GUEST_REFRESH  1: fetch the guest's Debian 13 userspace again
 #var MBUS_GUEST_APPEND extra kernel command line of the guest
+#var MBUS_BUILDS       only these configurations of ci/builds (a,b); render refuses while set
 #var CCACHE_DIR        ccache's directory (default: in the cache)
 #var BENCH_DIR         the benchmark's scratch directory (default /var/tmp/mbus-bench)
 #var MBUS_TREE         the base tree (default: MBUS_CACHE/linux)
@@ -69,8 +71,9 @@ tree: deps ## extract linux-source-6.12 into the cache as a git tree
 apply: deps ## git am each revision onto the base, on branch rev/vN
 	@ci/each-rev.sh apply
 
-check: deps ## apply, then checkpatch/meta/build/kernel-doc each patch; receivers
-	@ci/each-rev.sh check csi2-compare cross
+check: deps ## per patch: checkpatch, meta, build, kernel-doc, cocci, htmldocs, builds; matrix
+	@rc=0; ci/each-rev.sh check csi2-compare builds cocci htmldocs || rc=$$?; \
+		ci/matrix.sh || rc=1; exit $$rc
 
 boot: deps ## boot base and revision in QEMU (vimc, vivid, KUnit) and judge
 	@ci/each-rev.sh apply boot

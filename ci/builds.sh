@@ -1,27 +1,39 @@
 #!/bin/bash
-# Stage "cross": the drivers of other architectures that a revision changes,
-# built for those architectures, without COMPILE_TEST: the CSI-2 receivers
-# under drivers/media/platform/{ti,sunxi}/ for arm64 (ci/cross-arm64.config:
-# TI K3, Allwinner) and for 32-bit arm (ci/cross-arm.config: DRA7xx,
-# A31/A83T), with Debian's cross compilers and W=1. Each configuration is
-# allnoconfig with the fragment merged; every option the fragment asks for
-# must be granted (the drivers really built). The directories of the
-# changed drivers and drivers/media/v4l2-core/ are built at the base and at
-# the revision's tip, in an object directory per architecture: the stage
-# fails if the revision does not build or prints a warning (file and
-# message, without line numbers) that the base does not.
+# Stage "builds": every patch of a revision built, patch by patch, in each
+# configuration of ci/builds (media-ci's other architectures and
+# configuration variants: i386, clang, x86_64 with OF, ACPI, PM, PM_SLEEP or
+# DEBUG_FS off, and the drivers' own architectures without COMPILE_TEST:
+# arm64, 32-bit arm, arm with pxa_camera's PXA27x), with W=1.
 #
-# Every changed .c file must have been compiled for at least one of the
-# architectures (its object newer than the build's start): a directory whose
-# option a configuration does not grant builds nothing and would pass.
+# What is built: the directories of the revision's changed .c and .h files
+# under drivers/, and drivers/media/v4l2-core/, as NIPA builds a patch: a
+# reference build of those directories at the base, made once per base and
+# configuration and kept; then each patch's commit built incrementally in
+# the configuration's own object directory, the patch's files touched so
+# that every object depending on them is rebuilt. A patch fails a
+# configuration if it does not build there or prints a warning (file and
+# message, without line numbers) that the state before it did not. A patch
+# that changes nothing the configuration compiles (a documentation patch, a
+# driver the configuration does not enable) is not built there: its verdict
+# is OK with a reason that begins "N/A:".
 #
-# A revision that changes none of these drivers has nothing to build here:
-# the stage says so and exits 0, without a verdict.
+# Each configuration is allnoconfig with its fragment merged and the
+# options of its "disable" column turned off; every option the fragment
+# asks for must be granted (the first disabled option must be off in a
+# variant), except options the commit's Kconfig files do not define yet.
+# Every .c file a patch changes must have been compiled (its object newer
+# than the build's start) in at least one configuration: a driver whose
+# option no configuration grants builds nothing and would pass.
 #
-# usage: cross.sh REV            (results in $MBUS_RESULTS/REV/cross/)
-#        cross.sh --inputs REV   the key its verdict must be made from, or
-#                                nothing if REV has nothing to build (exit
-#                                0 both; any error exits non-zero)
+# Each patch's results are kept under the key of the configuration and
+# patches 1..i: after an edit, only the edited patch and those after it are
+# built again. The verdict of patch I in configuration NAME is written for
+# the inputs cache_key ci/builds.sh "$(builds.sh --inputs REV)" I NAME, as
+# the verdicts of ci/cocci.sh and ci/htmldocs.sh are (ci/matrix.sh reads
+# them so).
+#
+# usage: builds.sh REV            (results in $MBUS_RESULTS/REV/builds/)
+#        builds.sh --inputs REV   the key its verdict must be made from
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -30,136 +42,313 @@ if [ "${1:-}" = --inputs ]; then
 	mode=inputs
 	shift
 fi
-rev=${1:?usage: cross.sh [--inputs] REV}
-revision_patches "$rev" >/dev/null
-out="$MBUS_RESULTS/$rev/cross"
+rev=${1:?usage: builds.sh [--inputs] REV}
+mapfile -t patches < <(revision_patches "$rev")
+n=${#patches[@]}
+[ "$n" -gt 0 ] || exit 1
+out="$MBUS_RESULTS/$rev/builds"
+registry="$MBUS_TOP/ci/builds"
 
-# The directories of the drivers the revision changes (two levels below
-# drivers/media/platform/{ti,sunxi}/), from the patches' file names.
-mapfile -t dirs < <(sed -nE 's#^\+\+\+ b/(drivers/media/platform/(ti|sunxi)/[^/]+)/.*#\1/#p' \
-	"$MBUS_SERIES_DIR/series-$rev"/*.patch | sort -u)
-if [ "${#dirs[@]}" -eq 0 ]; then
-	[ "$mode" = run ] || exit 0
-	stage_begin "cross $rev"
-	rm -rf "$out"
-	stage_end N/A "changes no driver of drivers/media/platform/{ti,sunxi}/: nothing to build"
-	exit 0
+# The configurations: name arch compiler fragment disable. MBUS_BUILDS
+# (names, comma-separated) keeps only some: the tests' fixtures use it. The
+# selection is part of the stage's key, and ci/gate.sh refuses to render
+# while it is set: a partial run never stands for the stage.
+mapfile -t confs < <(awk -v only="${MBUS_BUILDS:-}" '
+	BEGIN { n = split(only, o, ","); for (i = 1; i <= n; i++) want[o[i]] = 1 }
+	!/^#/ && NF && (n == 0 || $1 in want)' "$registry")
+[ "${#confs[@]}" -gt 0 ] || die "builds: $registry names no configuration${MBUS_BUILDS:+ of MBUS_BUILDS=$MBUS_BUILDS}"
+if [ -n "${MBUS_BUILDS:-}" ]; then
+	for b in ${MBUS_BUILDS//,/ }; do
+		printf '%s\n' "${confs[@]}" | awk -v b="$b" '$1 == b { f = 1 } END { exit !f }' ||
+			die "builds: MBUS_BUILDS names '$b', which $registry does not"
+	done
 fi
-drvdirs=("${dirs[@]}")
-dirs+=(drivers/media/v4l2-core/)
-
-# arch:CROSS_COMPILE of each configuration.
-configs=(arm64:aarch64-linux-gnu- arm:arm-linux-gnueabihf-)
-tools=""
-for c in "${configs[@]}"; do
-	command -v "${c#*:}gcc" >/dev/null || die "cross $rev: ${c#*:}gcc missing (make deps)"
-	tools+="$("${c#*:}gcc" --version | head -n 1);"
+frags=()
+for c in "${confs[@]}"; do
+	read -r name arch comp frag disable extra <<<"$c"
+	[ -n "$disable" ] && [ -z "$extra" ] ||
+		die "builds: $registry: '$c': want 5 fields (name arch compiler fragment disable)"
+	[ -f "$MBUS_TOP/ci/$frag" ] || die "builds: $registry: $name: no fragment ci/$frag"
+	frags+=("$MBUS_TOP/ci/$frag")
 done
-cross_inputs=$(cache_key "$0" "$(input_hash "$rev")" "$(hash_files "$MBUS_TOP"/ci/cross-*.config)" "$tools")
+# tool_id COMPILER: its version; dies naming a missing compiler.
+tool_id() {
+	case $1 in
+	gcc) gcc --version | head -n 1 ;;
+	llvm)
+		command -v clang >/dev/null && command -v ld.lld >/dev/null ||
+			die "builds $rev: clang or ld.lld missing (make deps)"
+		clang --version | head -n 1
+		;;
+	*-)
+		command -v "${1}gcc" >/dev/null || die "builds $rev: ${1}gcc missing (make deps)"
+		"${1}gcc" --version | head -n 1
+		;;
+	*) die "builds: $registry: unknown compiler '$1'" ;;
+	esac
+}
+declare -A tools=()
+for c in "${confs[@]}"; do
+	read -r name arch comp _ <<<"$c"
+	tools[$name]=$(tool_id "$comp")
+done
+
+# The directories built: those of the changed .c/.h files under drivers/
+# (from the patches' file names) and the V4L2 core.
+mapfile -t dirs < <({
+	sed -nE 's#^\+\+\+ b/(drivers/.+)/[^/]+\.[ch]$#\1/#p' "${patches[@]}"
+	echo drivers/media/v4l2-core/
+} | sort -u)
+
+stage_key=$(cache_key "$0" "$(input_hash "$rev")" "$(hash_files "$registry" "${frags[@]}")" \
+	"$(printf '%s\n' "${tools[@]}" | sort)" "${dirs[*]}" "only=${MBUS_BUILDS:-}" \
+	"$(hash_files "$MBUS_TOP"/ci/{known-reports,known-reports.sh,lib.sh})" "$(posted "$rev" && echo posted)")
 if [ "$mode" = inputs ]; then
-	echo "$cross_inputs"
+	echo "$stage_key"
 	exit 0
 fi
 [ "${MBUS_LOCKED:-}" ] || take_lock "$@"
 
-stage_begin "cross $rev"
-if cache_get cross "$cross_inputs" "$out.kept"; then
+# normalize OBJ LOG: the warnings, "file: warning: text", without line numbers.
+normalize() {
+	sed -E -e "s|$MBUS_TREE/||g" -e "s|$1/||g" "$2" |
+		{ grep -E '(^|: )(warning|error)[: ]' || true; } |
+		sed -E -e 's/^([^: ]+):[0-9]+:[0-9]+: /\1: /' -e 's/^([^: ]+):[0-9]+: /\1: /' | sort
+}
+
+# print_table: one line per patch and configuration, as check.sh prints its.
+print_table() {
+	local i nnnn v r c name
+	for i in $(seq 1 "$n"); do
+		nnnn=$(printf %04d "$i")
+		for c in "${confs[@]}"; do
+			read -r name _ <<<"$c"
+			read -r v r < <(verdict_read "$out/$nnnn/$name.verdict" "$(cache_key "$0" "$stage_key" "$i" "$name")")
+			printf '  %-4s %-28.28s %-10s %-4s %s\n' "$rev" "$i/$n ${patches[$((i - 1))]##*/}" "$name" "$v" "$r"
+		done
+	done
+}
+
+stage_begin "builds $rev"
+if cache_get builds "$stage_key" "$out.kept"; then
 	rm -rf "$out"
 	mv "$out.kept" "$out"
-	read -r v r < <(verdict_read "$out/cross.verdict" "$cross_inputs")
+	print_table
+	read -r v r < <(verdict_read "$out/builds.verdict" "$stage_key")
 	stage_end "$v" "$r (kept)"
 	verdict_passes "$v"
 	exit
 fi
-rm -rf "$out"
+rm -rf "$out" "$out.kept"
 mkdir -p "$out"
 base=$(base_commit)
 tip=$(rev_tip "$rev")
+mapfile -t commits < <(git -C "$MBUS_TREE" rev-list --reverse "$base..$tip")
+[ "${#commits[@]}" -eq "$n" ] || die "builds $rev: $n patches gave ${#commits[@]} commits"
 
-# normalize LOG: the warnings, "file: warning: text", without line numbers.
-normalize() {
-	sed -E -e "s|$MBUS_TREE/||g" -e "s|$1/||g" "$2" |
-		{ grep -E '(^|: )(warning|error)[: ]' || true; } |
-		sed -E -e 's/^([^: ]+):[0-9]+:[0-9]+: /\1: /' -e 's/^([^: ]+):[0-9]+: /\1: /' | sort -u
-}
-
-# The drivers' changed C files, each to be compiled on some architecture.
-mapfile -t changed < <(git -C "$MBUS_TREE" diff --name-only "$base" "$tip" -- "${drvdirs[@]}" | grep '\.c$' || true)
-declare -A built=()
-verdict=OK reasons=() summary=()
-for c in "${configs[@]}"; do
-	arch=${c%%:*} cross=${c#*:}
-	obj="$MBUS_CACHE/build-cross-$arch"
-	frag="$MBUS_TOP/ci/cross-$arch.config"
-	for side in base tip; do
-		commit=$base
-		[ "$side" = base ] || commit=$tip
-		tree_checkout "$commit"
-		log="$out/$arch-$side.log"
-		info "  cross $rev: $arch, $side $(git -C "$MBUS_TREE" rev-parse --short=12 "$commit"): ${dirs[*]}"
-		# The configuration of this commit (its own Kconfig files), made
-		# again only when they or the fragment differ from the last one
-		# made in this object directory (base and tip usually share it).
-		key=$(cache_key "$0" "$arch" "$(hash_files "$frag")" "$(git -C "$MBUS_TREE" ls-tree -r "$commit" |
-			awk '$4 ~ /Kconfig/' | hash_text)")
-		mkdir -p "$obj"
-		if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.mbus-cross-key" 2>/dev/null)" != "$key" ]; then
-			rm -f "$obj/.config" "$obj/.mbus-cross-key"
-			if ! (cd "$MBUS_TREE" &&
-				make -s O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" allnoconfig &&
-				KCONFIG_CONFIG="$obj/.config" scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$frag" &&
-				make -s O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" olddefconfig) >"$out/$arch-$side.config.log" 2>&1; then
-				verdict=FAIL reasons+=("$arch $side: configuration failed (see $out/$arch-$side.config.log)")
-				continue
-			fi
+# configure NAME ARCH FRAG DISABLE OBJ COMMIT: the .config of COMMIT, made
+# again only when its Kconfig files, the fragment or the disabled options
+# differ from those of the last one made in OBJ. Prints why it fails.
+configure() {
+	local name=$1 arch=$2 frag=$3 disable=$4 obj=$5 commit=$6 key lost syms o first
+	key=$(cache_key "$0" "$name $arch $disable" "$(hash_files "$frag")" \
+		"$(git -C "$MBUS_TREE" ls-tree -r "$commit" | awk '$4 ~ /Kconfig/' | hash_text)")
+	[ ! -f "$obj/.config" ] || [ "$(cat "$obj/.mbus-builds-key" 2>/dev/null)" != "$key" ] || return 0
+	rm -f "$obj/.mbus-builds-key"
+	mkdir -p "$obj"
+	tree_checkout "$commit"
+	if ! (cd "$MBUS_TREE" &&
+		make -s "${margs[@]}" allnoconfig &&
+		KCONFIG_CONFIG="$obj/.config" scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$frag" &&
+		if [ "$disable" != - ]; then
+			for o in ${disable//,/ }; do scripts/config --file "$obj/.config" --disable "$o"; done
+		fi &&
+		make -s "${margs[@]}" olddefconfig) >"$obj/config.log" 2>&1; then
+		echo "the configuration failed: $(tail -n 1 "$obj/config.log")"
+		return 1
+	fi
+	if [ "$disable" != - ]; then
+		first=${disable%%,*}
+		if grep -q "^CONFIG_$first=" "$obj/.config"; then
+			echo "CONFIG_$first is still set: the variant tests nothing"
+			return 1
 		fi
+	else
+		syms=$(git -C "$MBUS_TREE" grep -hE '^\s*(menu)?config [A-Za-z0-9_]+\s*$' "$commit" -- '*Kconfig*' |
+			sed -E 's/^\s*(menu)?config ([A-Za-z0-9_]+).*/CONFIG_\2/' | sort -u)
+		grep -qxF CONFIG_MODULES <<<"$syms" || { echo "no Kconfig symbols found in $commit (git grep failed)"; return 1; }
 		lost=$(grep -hE '^CONFIG_[A-Z0-9_]+=' "$frag" | while IFS= read -r l; do
-			grep -qxF "$l" "$obj/.config" || echo "${l%%=*}"
+			grep -qxF "$l" "$obj/.config" || ! grep -qxF "${l%%=*}" <<<"$syms" || echo "${l%%=*}"
 		done | tr '\n' ' ')
 		if [ -n "$lost" ]; then
-			verdict=FAIL reasons+=("$arch $side: Kconfig does not grant ${lost% }")
-			rm -f "$obj/.mbus-cross-key"
+			echo "Kconfig does not grant ${lost% }"
+			return 1
+		fi
+	fi
+	echo "$key" >"$obj/.mbus-builds-key"
+}
+
+# build OBJ LOG [FILE...]: the directories built in OBJ at the checked-out
+# commit, the FILEs touched first; the exit status of make.
+build() {
+	local obj=$1 log=$2 f
+	shift 2
+	for f in "$@"; do [ ! -f "$MBUS_TREE/$f" ] || touch "$MBUS_TREE/$f"; done
+	make -C "$MBUS_TREE" "${margs[@]}" W=1 -j"$JOBS" -s "${dirs[@]}" >"$log" 2>&1
+}
+
+verdict=OK reasons=()
+for c in "${confs[@]}"; do
+	read -r name arch comp fragname disable <<<"$c"
+	frag="$MBUS_TOP/ci/$fragname"
+	obj="$MBUS_CACHE/builds/$name"
+	margs=(O="$obj" ARCH="$arch")
+	case $comp in
+	gcc) margs+=(CC="ccache gcc") ;;
+	llvm) margs+=(LLVM=1 CC="ccache clang") ;;
+	*) margs+=(CROSS_COMPILE="$comp" CC="ccache ${comp}gcc") ;;
+	esac
+	ckey=$(cache_key "$0" "$c" "$(hash_files "$frag")" "${tools[$name]}" "$base" "${dirs[*]}")
+
+	# The reference: every object of the directories, at the base.
+	ref="$out/reference/$name"
+	if ! cache_get builds-reference "$ckey" "$ref"; then
+		info "  builds $rev: $name: reference build of the base (${dirs[*]})"
+		mkdir -p "$ref"
+		tree_checkout "$base"
+		if why=$(configure "$name" "$arch" "$frag" "$disable" "$obj" "$base"); then
+			for d in "${dirs[@]}"; do rm -rf "${obj:?}/$d"; done
+			rc=0
+			build "$obj" "$ref/build.log" || rc=$?
+			normalize "$obj" "$ref/build.log" >"$ref/warnings"
+			(cd "$obj" && find "${dirs[@]}" -name '*.o' 2>/dev/null | sort) >"$ref/objects" || true
+			if [ "$rc" -ne 0 ]; then
+				verdict=FAIL reasons+=("$name: the base does not build: $(grep -m1 -E ': error: |Error [0-9]' "$ref/build.log" || tail -n 1 "$ref/build.log")")
+				continue
+			fi
+			cache_put builds-reference "$ckey" "$ref"
+		else
+			verdict=FAIL reasons+=("$name: base: $why")
 			continue
 		fi
-		echo "$key" >"$obj/.mbus-cross-key"
-		# The changed files are touched: every object of theirs is rebuilt.
-		git -C "$MBUS_TREE" diff --name-only "$base" "$tip" -- "${dirs[@]}" |
-			while IFS= read -r f; do [ ! -f "$MBUS_TREE/$f" ] || touch "$MBUS_TREE/$f"; done
-		rc=0
-		touch "$out/$arch-$side.start"
-		make -C "$MBUS_TREE" O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" \
-			CC="ccache ${cross}gcc" W=1 -j"$JOBS" -s "${dirs[@]}" >"$log" 2>&1 || rc=$?
-		normalize "$obj" "$log" >"$out/$arch-$side.warnings"
-		if [ "$rc" -ne 0 ]; then
-			verdict=FAIL reasons+=("$arch $side does not build: $(grep -m1 -E ': error: |Error [0-9]' "$log" || tail -n 1 "$log")")
-		fi
-		# What the revision's build compiled of the changed files.
-		if [ "$side" = tip ]; then
-			n=0
-			for f in "${changed[@]}"; do
-				[ "$obj/${f%.c}.o" -nt "$out/$arch-$side.start" ] || continue
-				built[$f]+="$arch "
-				n=$((n + 1))
-			done
-			summary+=("$arch $n of ${#changed[@]}")
-		fi
-	done
-	[ -f "$out/$arch-base.warnings" ] && [ -f "$out/$arch-tip.warnings" ] || continue
-	comm -13 "$out/$arch-base.warnings" "$out/$arch-tip.warnings" >"$out/$arch.new-warnings"
-	if [ -s "$out/$arch.new-warnings" ]; then
-		verdict=FAIL reasons+=("$arch: $(wc -l <"$out/$arch.new-warnings") new W=1 warning(s): $(head -n 1 "$out/$arch.new-warnings")")
 	fi
+	prev="$ref/warnings"
+
+	for i in $(seq 1 "$n"); do
+		commit=${commits[$((i - 1))]}
+		d="$out/$(printf %04d "$i")"
+		mkdir -p "$d"
+		# Kept under the key of this configuration and patches 1..i; its
+		# verdict is written again for the revision's inputs.
+		pkey=$(cache_key "$0" "$ckey" "$(cat "${patches[@]:0:$i}" | hash_text)")
+		vkey=$(cache_key "$0" "$stage_key" "$i" "$name")
+		if cache_get builds-patch "$pkey" "$d/.kept-$name"; then
+			read -r v _ r <"$d/.kept-$name/$name.verdict"
+			mv "$d/.kept-$name"/* "$d/"
+			rmdir "$d/.kept-$name"
+			verdict_write "$d/$name.verdict" "$v" "$vkey" "$r"
+			prev="$d/$name.warnings"
+			continue
+		fi
+		tmp="$d/.new-$name"
+		rm -rf "$tmp"
+		mkdir -p "$tmp"
+		mapfile -t files < <(git -C "$MBUS_TREE" diff --name-only "$commit~1" "$commit")
+		# Does the patch change anything this configuration compiles?
+		relevant=""
+		for f in "${files[@]}"; do
+			case $f in
+			*Kconfig* | *Makefile | *Kbuild) relevant=$f ;;
+			include/*.h | arch/*.h) relevant=$f ;;
+			# (A file the base does not have is always built: whether the
+			# configuration compiles it is not known before.)
+			*.c) if grep -qxF "${f%.c}.o" "$ref/objects" || ! git -C "$MBUS_TREE" cat-file -e "$base:$f" 2>/dev/null; then relevant=$f; fi ;;
+			*.h) if grep -q "^${f%/*}/[^/]*\.o$" "$ref/objects"; then relevant=$f; fi ;;
+			esac
+			[ -z "$relevant" ] || break
+		done
+		if [ -z "$relevant" ]; then
+			cp "$prev" "$tmp/$name.warnings"
+			: >"$tmp/$name.compiled"
+			verdict_write "$tmp/$name.verdict" OK "$pkey" "N/A: changes nothing this configuration compiles (not built)"
+		else
+			info "  builds $rev: $name: $i/$n ${patches[$((i - 1))]##*/}"
+			tree_checkout "$commit"
+			if ! why=$(configure "$name" "$arch" "$frag" "$disable" "$obj" "$commit"); then
+				cp "$prev" "$tmp/$name.warnings"
+				: >"$tmp/$name.compiled"
+				verdict_write "$tmp/$name.verdict" FAIL "$pkey" "$why"
+			else
+				touch "$tmp/start"
+				rc=0
+				build "$obj" "$tmp/$name.log" "${files[@]}" || rc=$?
+				normalize "$obj" "$tmp/$name.log" >"$tmp/this"
+				comm -13 "$prev" "$tmp/this" >"$tmp/$name.new-warnings"
+				# (Multisets: a second copy of a known warning is new.)
+				sort "$prev" "$tmp/$name.new-warnings" >"$tmp/$name.warnings"
+				for f in "${files[@]}"; do
+					[[ $f == *.c ]] && [ "$obj/${f%.c}.o" -nt "$tmp/start" ] && echo "$f"
+				done >"$tmp/$name.compiled" || true
+				k=$(wc -l <"$tmp/$name.compiled")
+				if [ "$rc" -ne 0 ]; then
+					verdict_write "$tmp/$name.verdict" FAIL "$pkey" "does not build: $(grep -m1 -E ': error: |Error [0-9]' "$tmp/$name.log" || tail -n 1 "$tmp/$name.log")"
+				elif [ -s "$tmp/$name.new-warnings" ]; then
+					verdict_write "$tmp/$name.verdict" FAIL "$pkey" "$(wc -l <"$tmp/$name.new-warnings") new W=1 warning(s): $(head -n 1 "$tmp/$name.new-warnings")"
+				else
+					verdict_write "$tmp/$name.verdict" OK "$pkey" "builds, W=1, no new warnings ($k changed C file(s) compiled)"
+				fi
+				rm -f "$tmp/start" "$tmp/this"
+			fi
+		fi
+		# Only a completed build's result is kept.
+		cache_put builds-patch "$pkey" "$tmp"
+		mv "$tmp"/* "$d/"
+		rmdir "$tmp"
+		read -r v _ r <"$d/$name.verdict"
+		verdict_write "$d/$name.verdict" "$v" "$vkey" "$r"
+		prev="$d/$name.warnings"
+	done
 done
-for f in "${changed[@]}"; do
-	[ -n "${built[$f]:-}" ] || { verdict=FAIL reasons+=("$f was compiled for no architecture"); }
+
+# Per patch: the verdicts (a known report of a posted revision XFAIL, see
+# ci/known-reports.sh), and every changed .c file compiled somewhere.
+mapfile -t names < <(printf '%s\n' "${confs[@]}" | awk '{ print $1 }')
+krc=0
+xpass=$("$MBUS_TOP/ci/known-reports.sh" "$rev" "$out" "${names[@]}") || krc=$?
+[ "$krc" -le 1 ] || xpass="ci/known-reports.sh failed (exit $krc)"
+print_table
+if [ -n "$xpass" ]; then
+	printf '%s\n' "$xpass"
+	verdict=FAIL reasons+=("$xpass")
+fi
+xfail=0
+for i in $(seq 1 "$n"); do
+	commit=${commits[$((i - 1))]}
+	d="$out/$(printf %04d "$i")"
+	for c in "${confs[@]}"; do
+		read -r name _ <<<"$c"
+		read -r v r < <(verdict_read "$d/$name.verdict" "$(cache_key "$0" "$stage_key" "$i" "$name")")
+		case $v in
+		OK) ;;
+		WARN) xfail=$((xfail + 1)) ;;
+		*) verdict=FAIL reasons+=("patch $i $name: $v $r") ;;
+		esac
+	done
+	while IFS= read -r f; do
+		grep -qxF -- "$f" "$d"/*.compiled 2>/dev/null ||
+			{ verdict=FAIL reasons+=("patch $i: $f was compiled in no configuration"); }
+	done < <(git -C "$MBUS_TREE" diff --diff-filter=d --name-only "$commit~1" "$commit" -- '*.c')
 done
 if [ "$verdict" = OK ]; then
-	reason="the changed files built without COMPILE_TEST, W=1, no new warnings: $(IFS=','; echo "${summary[*]}" | sed 's/,/, /g') changed C files"
+	na=$(cat "$out"/[0-9][0-9][0-9][0-9]/*.verdict | grep -c ' N/A: ' || true)
+	reason="$n patches x ${#confs[@]} configurations ($((n * ${#confs[@]} - na)) built, $na n/a): no new W=1 warnings; every changed C file compiled"
+	if [ "$xfail" -gt 0 ]; then
+		verdict=WARN reason="$reason, but $xfail known report(s) of the posted revision (ci/known-reports)"
+	fi
 else
-	reason=$(IFS=';'; echo "${reasons[*]}")
+	reason="${#reasons[@]} failure(s): $(IFS=';'; echo "${reasons[*]}" | tr '\n' ' ')"
 fi
-verdict_write "$out/cross.verdict" "$verdict" "$cross_inputs" "$reason"
-# Only a result of a completed run is kept.
-cache_put cross "$cross_inputs" "$out"
+verdict_write "$out/builds.verdict" "$verdict" "$stage_key" "$reason"
+cache_put builds "$stage_key" "$out"
 stage_end "$verdict" "$reason"
-[ "$verdict" = OK ]
+verdict_passes "$verdict"

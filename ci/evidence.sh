@@ -60,7 +60,7 @@ lines() {
 }
 
 evidence() {
-	local n i nnnn chk want c r bi bb cp bd kunit comp bcomp cam mbus bmbus con csi2='' cross=''
+	local n i nnnn chk want c r bi bb cp bd kunit comp bcomp cam mbus bmbus con csi2='' confs s
 	local v4l v4l32 lcam bbox
 	n=$(compgen -G "$MBUS_SERIES_DIR/series-$rev/*.patch" | wc -l)
 	# Every verdict first, each in an assignment: one that is not current
@@ -91,10 +91,12 @@ evidence() {
 	if [ -n "$c" ]; then
 		csi2=$(current "$res/csi2/csi2.verdict" "$(csi2_inputs "$rev")")
 	fi
-	want=$("$MBUS_TOP/ci/cross.sh" --inputs "$rev")
-	if [ -n "$want" ]; then
-		cross=$(current "$res/cross/cross.verdict" "$want")
-	fi
+	local -A media_ci=()
+	for s in builds cocci htmldocs; do
+		want=$("$MBUS_TOP/ci/$s.sh" --inputs "$rev") || die "evidence $rev: ci/$s.sh --inputs failed"
+		media_ci[$s]=$(current "$res/$s/$s.verdict" "$want")
+	done
+	confs=$(awk '!/^#/ && NF { printf "%s%s", sep, $1; sep = ", " }' "$MBUS_TOP/ci/builds")
 	bi=$(boot_inputs "$rev") bb=$(boot_inputs base)
 	kunit=$(current "$res/boot/kunit.verdict" "$bi")
 	comp=$(current "$res/boot/compliance.verdict" "$bi")
@@ -131,10 +133,13 @@ TXT
 The receivers against the base, compiled in userspace and compared
 entry by entry: %s.
 ' "$csi2"
-	[ -z "$cross" ] || printf '
-The drivers of other architectures, built for them with Debian'"'"'s cross
-compilers against the base: %s.
-' "$cross"
+	printf '
+Each patch also, as media-ci checks a series, against the state before it:
+ - built with W=1 in the configurations of ci/builds (%s):
+   %s;
+ - make coccicheck MODE=report on the files it changes: %s;
+ - make htmldocs of the books it touches (SPHINXDIRS=): %s.
+' "$confs" "${media_ci[builds]}" "${media_ci[cocci]}" "${media_ci[htmldocs]}"
 	cat <<TXT
 
 Booted under QEMU (KASAN, UBSAN, lockdep, kmemleak, DEBUG_LIST,

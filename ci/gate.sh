@@ -19,6 +19,7 @@ if grep -qE "$placeholder" "$cover"; then
 	die "render $rev: cover-letter/$rev still has placeholder text: $(grep -nE "$placeholder" "$cover" | head -n 1)"
 fi
 refuse=()
+[ -z "${MBUS_BUILDS:-}" ] || refuse+=("MBUS_BUILDS=$MBUS_BUILDS selects only some build configurations")
 (rev_tip "$rev" >/dev/null 2>&1) || refuse+=("branch $MBUS_BRANCH_PREFIX$rev is not what the current patches give")
 for stage in check boot; do
 	case $stage in
@@ -32,17 +33,18 @@ for stage in check boot; do
 	*) refuse+=("$stage failed: $r") ;;
 	esac
 done
-# The receivers' comparison and their builds for their own architectures,
-# for a revision that changes them.
+# The receivers' comparison, for a revision that changes them.
 csi2=$("$MBUS_TOP/ci/csi2-compare.sh" --applies "$rev") || die "render $rev: ci/csi2-compare.sh --applies failed"
 if [ -n "$csi2" ]; then
 	read -r v r < <(verdict_read "$res/csi2/csi2.verdict" "$(csi2_inputs "$rev")")
 	verdict_passes "$v" || refuse+=("the csi2 comparison is $v: $r")
 fi
-want=$("$MBUS_TOP/ci/cross.sh" --inputs "$rev") || die "render $rev: ci/cross.sh --inputs failed"
-if [ -n "$want" ]; then
-	read -r v r < <(verdict_read "$res/cross/cross.verdict" "$want")
-	verdict_passes "$v" || refuse+=("the cross builds are $v: $r")
-fi
+# The per-patch checks of media-ci's kind: coccicheck, htmldocs, and the
+# builds in other architectures and configurations.
+for stage in builds cocci htmldocs; do
+	want=$("$MBUS_TOP/ci/$stage.sh" --inputs "$rev") || die "render $rev: ci/$stage.sh --inputs failed"
+	read -r v r < <(verdict_read "$res/$stage/$stage.verdict" "$want")
+	verdict_passes "$v" || refuse+=("$stage is $v: $r")
+done
 [ "${#refuse[@]}" -eq 0 ] ||
 	die "render $rev: not rendered, because $(IFS=';'; echo "${refuse[*]}") (run: make REV=$rev)"

@@ -96,9 +96,9 @@ per_revision() {
 		count <<<"not ok - $rev $name: $v $r (ci/$script exited $rc)"
 	fi
 }
-# pxa_camera's conversion, the CSI-2 receivers' conversions, and the
-# receivers built for their own architectures, in every revision that
-# makes them.
+# pxa_camera's conversion and the CSI-2 receivers' conversions, in every
+# revision that makes them; the per-patch builds, coccicheck and htmldocs
+# of every revision; then the matrix of every per-patch verdict.
 for rev in "${revs[@]}"; do
 	revision_has_patches "$rev" || continue
 	if grep -q '^+++ b/drivers/media/platform/intel/pxa_camera.c' "$MBUS_SERIES_DIR/series-$rev"/*.patch; then
@@ -109,12 +109,22 @@ for rev in "${revs[@]}"; do
 	elif [ -n "$applies" ]; then
 		per_revision csi2 csi2-compare.sh csi2/csi2.verdict "$(csi2_inputs "$rev")"
 	fi
-	if ! want=$("$MBUS_TOP/ci/cross.sh" --inputs "$rev"); then
-		count <<<"not ok - $rev cross: ci/cross.sh --inputs failed"
-	elif [ -n "$want" ]; then
-		per_revision cross cross.sh cross/cross.verdict "$want"
-	fi
+	for stage in builds cocci htmldocs; do
+		if ! want=$("$MBUS_TOP/ci/$stage.sh" --inputs "$rev"); then
+			count <<<"not ok - $rev $stage: ci/$stage.sh --inputs failed"
+		else
+			per_revision "$stage" "$stage.sh" "$stage/$stage.verdict" "$want"
+		fi
+	done
 done
+
+out=$("$MBUS_TOP/ci/matrix.sh" 2>&1)
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	count <<<"ok - matrix: $(grep '^<== matrix' <<<"$out" | sed -E 's/.*\((.*)\)$/\1/')"
+else
+	count <<<"not ok - matrix: ci/matrix.sh exited $rc: $(grep -A3 '^not passing' <<<"$out" | tail -n 3 | tr '\n' ' ')"
+fi
 
 # The workspace's own tests (after the revisions: some use their kernels).
 for t in "$MBUS_TOP"/ci/tests/t-*.sh; do

@@ -1,65 +1,94 @@
 #!/bin/bash
-# The cross builds can fail, and find what an x86_64 build cannot: a
-# fixture revision whose patch adds a warning only arm64 compiles fails
-# with that warning named; one whose patch breaks only the 32-bit arm build
-# fails naming arm; a changed file that no configuration compiles (a
-# driver whose option the fragments do not grant) fails, named; a revision
-# that changes the receivers has something to build (v3), one that does not
-# has not (v1).
+# The per-patch builds can fail, and find what the x86_64 check build
+# cannot: fixture revisions whose patch adds a size_t format mismatch that
+# only i386 warns about, a warning only arm64 compiles, code only 32-bit
+# arm compiles that does not build, a function only CONFIG_PM code uses
+# (no-PM); each fails its configuration, named,
+# with the stage's non-zero exit. A changed file that no configuration
+# compiles (a driver whose option no fragment grants) fails; a partial run
+# (MBUS_BUILDS) has a key of its own; every revision has inputs.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 6
+t_plan 10
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
-expect_match "v3 changes the receivers: the cross stage has inputs for it" \
-	'^[0-9a-f]{16}$' "$(ci/cross.sh --inputs v3 2>&1)"
-out=$(ci/cross.sh --inputs v1 2>&1)
-expect_eq "v1 changes none of them: nothing to build (no key, exit 0)" "rc=0 ''" "rc=$? '$out'"
+k3=$(ci/builds.sh --inputs v3 2>&1)
+expect_match "v3 has inputs for the builds stage" '^[0-9a-f]{16}$' "$k3"
+expect_match "a partial run (MBUS_BUILDS=arm64) has another key" '^[0-9a-f]{16}$' \
+	"$(k=$(MBUS_BUILDS=arm64 ci/builds.sh --inputs v3 2>&1) && [ "$k" != "$k3" ] && echo "$k")"
 
-cal=drivers/media/platform/ti/cal/cal.c
+# run_fixture ONLY COMMIT: the builds stage, configurations ONLY, on a
+# one-patch fixture revision v1 made of COMMIT; its output.
+run_fixture() {
+	rm -rf "$T_TMP/series" "$T_TMP/results"
+	fixture_series "$T_TMP/series" v1 "$base" "$2"
+	ws ci/apply.sh v1 >"$T_TMP/apply.log" 2>&1 || { echo "apply failed: $(tail -n 2 "$T_TMP/apply.log")"; return 1; }
+	ws env MBUS_BUILDS="$1" ci/builds.sh v1 2>&1
+}
+
+# A size_t printed with %lu: right on x86_64, a -Wformat warning on i386.
+vimc=drivers/media/test-drivers/vimc/vimc-core.c
+c1=$(fixture_commit "$base" "media: vimc: fixture: size_t as unsigned long ($T_NONCE)" -- \
+	"$vimc" '/^static int vimc_probe(/,/^{/s/^{/{\
+	char vimc_fixture_buf[24];\
+\
+	snprintf(vimc_fixture_buf, sizeof(vimc_fixture_buf), "%lu", sizeof(struct vimc_device));/')
+out=$(run_fixture i386,no-OF "$c1")
+rc=$?
+expect_match "an i386-only format warning fails the i386 build of the patch, naming it" \
+	"v1 +1/1 .* i386 +FAIL 1 new W=1 warning\\(s\\): $vimc: warning: format .{1,3}%lu.{1,3} expects argument of type .{1,3}long unsigned int.{1,3}, but argument 4 has type .{1,3}unsigned int" \
+	"$out"
+expect_match "... and not the x86_64 variant, which compiled the file" \
+	"v1 +1/1 .* no-OF +OK +builds, W=1, no new warnings \\(1 changed C file" "$out"
+expect_eq "... and the stage exits non-zero" 1 "$rc"
+
+# A function that only CONFIG_PM code uses: the no-PM variant warns, as
+# media-ci's PM-disabled build does; no-OF (PM on) does not.
+c5=$(fixture_commit "$base" "media: vimc: fixture: PM-only user ($T_NONCE)" -- \
+	"$vimc" '/^static int vimc_probe(/i\
+static int vimc_fixture_suspend(struct device *dev)\
+{\
+	return 0;\
+}\
+\
+#ifdef CONFIG_PM\
+static int (*vimc_fixture_pm)(struct device *) __maybe_unused = vimc_fixture_suspend;\
+#endif\
+')
+out=$(run_fixture no-PM,no-OF "$c5")
+expect_match "a function only CONFIG_PM code uses fails the no-PM build, naming it" \
+	"v1 +1/1 .* no-PM +FAIL 1 new W=1 warning\\(s\\): $vimc: warning: .{1,3}vimc_fixture_suspend.{1,3} defined but not used" "$out"
+expect_match "... and not the no-OF build" "v1 +1/1 .* no-OF +OK +builds, W=1" "$out"
+
 # A static variable that only an arm64 build defines and never uses.
-c1=$(fixture_commit "$base" "media: ti: cal: fixture: arm64-only warning ($T_NONCE)" -- \
+cal=drivers/media/platform/ti/cal/cal.c
+c2=$(fixture_commit "$base" "media: ti: cal: fixture: arm64-only warning ($T_NONCE)" -- \
 	"$cal" '/^#include "cal.h"/a\
 #ifdef CONFIG_ARM64\
 static int cal_fixture_unused;\
 #endif')
-fixture_series "$T_TMP/series" v1 "$base" "$c1"
-rc=apply
-if ws ci/apply.sh v1 >"$T_TMP/apply1.log" 2>&1; then
-	out=$(ws ci/cross.sh v1 2>&1)
-	rc=$?
-fi
-expect_match "an arm64-only warning fails the cross stage, naming it" \
-	"arm64: 1 new W=1 warning\\(s\\): $cal: warning: .{1,3}cal_fixture_unused.{1,3} defined but not used" \
-	"rc=$rc $(grep -m1 '<== cross' <<<"$out")"
-if [ "$rc" != apply ] && [ "$rc" -ne 0 ]; then
-	ok "... and the stage exits non-zero"
-else
-	notok "... and the stage exits non-zero" "rc=$rc"
-fi
+out=$(run_fixture arm64 "$c2")
+expect_match "an arm64-only warning fails the arm64 build of the patch, naming it" \
+	"arm64 +FAIL 1 new W=1 warning\\(s\\): $cal: warning: .{1,3}cal_fixture_unused.{1,3} defined but not used" "$out"
 
 # Code that only the 32-bit arm build compiles, and that does not compile.
-rm -rf "$T_TMP/series" "$T_TMP/results"
-c2=$(fixture_commit "$base" "media: ti: cal: fixture: arm-only error ($T_NONCE)" -- \
+c3=$(fixture_commit "$base" "media: ti: cal: fixture: arm-only error ($T_NONCE)" -- \
 	"$cal" '/^#include "cal.h"/a\
 #if defined(CONFIG_ARM) \&\& !defined(CONFIG_ARM64)\
 static int cal_fixture_broken = cal_fixture_undeclared;\
 #endif')
-fixture_series "$T_TMP/series" v1 "$base" "$c2"
-out=$(ws ci/apply.sh v1 2>&1 && ws ci/cross.sh v1 2>&1)
-expect_match "an arm-only build failure fails the cross stage, naming arm" \
-	"arm tip does not build: .*cal_fixture_undeclared" "$(grep -m1 '<== cross' <<<"$out")"
+out=$(run_fixture arm,arm64 "$c3")
+expect_match "an arm-only build failure fails the arm build of the patch, naming it" \
+	"arm +FAIL does not build: .*cal_fixture_undeclared" "$out"
 
-# A change in a driver that neither configuration enables: nothing of it
-# is compiled, which must not pass for a build.
-rm -rf "$T_TMP/series" "$T_TMP/results"
+# A change in a driver that no configuration enables: nothing of it is
+# compiled, which must not pass for a build.
 vpe=drivers/media/platform/ti/vpe/vpe.c
-c3=$(fixture_commit "$base" "media: ti: vpe: fixture: not built ($T_NONCE)" -- \
+c4=$(fixture_commit "$base" "media: ti: vpe: fixture: not built ($T_NONCE)" -- \
 	"$vpe" '1a\
 /* fixture */')
-fixture_series "$T_TMP/series" v1 "$base" "$c3"
-out=$(ws ci/apply.sh v1 2>&1 && ws ci/cross.sh v1 2>&1)
-expect_match "a changed file compiled for no architecture fails the cross stage" \
-	"FAIL .*$vpe was compiled for no architecture" "$(grep -m1 '<== cross' <<<"$out")"
+out=$(run_fixture i386,arm64 "$c4")
+expect_match "a changed file compiled in no configuration fails the stage" \
+	"<== builds v1 +FAIL .*patch 1: $vpe was compiled in no configuration" "$out"
 t_done

@@ -1,0 +1,154 @@
+#!/bin/bash
+# Stage "cocci": the kernel's coccicheck (make coccicheck MODE=report, with
+# the base's scripts/coccinelle and Debian's spatch) on the .c and .h files
+# each patch of a revision changes, before and after the patch. A patch
+# fails if a file it changes has a report after it that the file did not
+# have before it (reports compared as file and message, without line and
+# column numbers).
+#
+# coccicheck is run once per file content: every version of a file still
+# to be checked is written to a scratch directory as <blob>/<path> and the
+# whole directory is one M= of one coccicheck run; the report of each
+# (path, blob) is kept, so that the state after patch i is the state before
+# patch i+1, and an unchanged file is never checked twice. coccicheck sees
+# one file at a time (--no-includes for most of its scripts): a report that
+# needs a local header is not made, before or after alike.
+#
+# usage: cocci.sh REV            (results in $MBUS_RESULTS/REV/cocci/)
+#        cocci.sh --inputs REV   the key its verdict must be made from
+# shellcheck source=ci/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+mode=run
+if [ "${1:-}" = --inputs ]; then
+	mode=inputs
+	shift
+fi
+rev=${1:?usage: cocci.sh [--inputs] REV}
+mapfile -t patches < <(revision_patches "$rev")
+n=${#patches[@]}
+[ "$n" -gt 0 ] || exit 1
+out="$MBUS_RESULTS/$rev/cocci"
+command -v spatch >/dev/null || die "cocci $rev: spatch missing (make deps: coccinelle)"
+base=$(base_commit)
+# What makes a report: spatch, and the base's coccicheck and its scripts.
+cocci_id=$( {
+	spatch --version | head -n 1
+	# (coccicheck runs in the base tree: its scripts and its headers.)
+	echo "$base"
+} | hash_text)
+stage_key=$(cache_key "$0" "$(input_hash "$rev")" "$cocci_id" \
+	"$(hash_files "$MBUS_TOP"/ci/{known-reports,known-reports.sh,lib.sh})" "$(posted "$rev" && echo posted)")
+if [ "$mode" = inputs ]; then
+	echo "$stage_key"
+	exit 0
+fi
+[ "${MBUS_LOCKED:-}" ] || take_lock "$@"
+
+stage_begin "cocci $rev"
+if cache_get cocci "$stage_key" "$out.kept"; then
+	rm -rf "$out"
+	mv "$out.kept" "$out"
+	cat "$out/table"
+	read -r v r < <(verdict_read "$out/cocci.verdict" "$stage_key")
+	stage_end "$v" "$r (kept)"
+	verdict_passes "$v"
+	exit
+fi
+rm -rf "$out" "$out.kept"
+mkdir -p "$out"
+tip=$(rev_tip "$rev")
+mapfile -t commits < <(git -C "$MBUS_TREE" rev-list --reverse "$base..$tip")
+[ "${#commits[@]}" -eq "$n" ] || die "cocci $rev: $n patches gave ${#commits[@]} commits"
+
+# file_key PATH BLOB: the key of the report of one version of one file.
+file_key() {
+	cache_key "$0" "$cocci_id" "$1" "$2"
+}
+# The versions to check: each changed file before and after each patch.
+declare -A want=()
+for c in "${commits[@]}"; do
+	while IFS= read -r f; do
+		for side in "$c~1" "$c"; do
+			blob=$(git -C "$MBUS_TREE" rev-parse -q --verify "$side:$f" 2>/dev/null) || continue
+			cache_has cocci-file "$(file_key "$f" "$blob")" || want["$blob $f"]=1
+		done
+	done < <(git -C "$MBUS_TREE" diff --name-only "$c~1" "$c" -- '*.c' '*.h')
+done
+if [ "${#want[@]}" -gt 0 ]; then
+	work=$(mktemp -d "$MBUS_CACHE/cocci-work.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+	for k in "${!want[@]}"; do
+		blob=${k%% *} f=${k#* }
+		mkdir -p "$work/$blob/${f%/*}"
+		git -C "$MBUS_TREE" cat-file blob "$blob" >"$work/$blob/$f"
+	done
+	info "  cocci $rev: coccicheck MODE=report on ${#want[@]} file version(s)"
+	tree_checkout "$base"
+	rc=0
+	make -C "$MBUS_TREE" coccicheck MODE=report M="$work" J="$JOBS" >"$out/coccicheck.log" 2>&1 || rc=$?
+	# A script spatch cannot run is a failure of the check, not a pass.
+	if [ "$rc" -ne 0 ] || grep -qE 'No OCaml compiler|^Fatal error|coccicheck failed' "$out/coccicheck.log"; then
+		verdict_write "$out/cocci.verdict" FAIL "$stage_key" "coccicheck failed (rc $rc): $(grep -m1 -E 'OCaml|Fatal|error' "$out/coccicheck.log" || tail -n 1 "$out/coccicheck.log")"
+		stage_end FAIL "coccicheck failed; see $out/coccicheck.log"
+		exit 1
+	fi
+	for k in "${!want[@]}"; do
+		blob=${k%% *} f=${k#* }
+		r=$(mktemp -d)
+		# work/BLOB/PATH:LINE:COL-COL: MESSAGE  ->  PATH: MESSAGE
+		{ grep -F "$work/$blob/$f:" "$out/coccicheck.log" || true; } |
+			sed -E -e "s|^$work/$blob/||" -e 's/^([^:]+):[0-9]+:[0-9]+-[0-9]+: /\1: /' \
+				-e 's/^([^:]+):[0-9]+:[0-9]+: /\1: /' -e 's/line [0-9]+/line N/g' |
+			sort >"$r/report"
+		cache_put cocci-file "$(file_key "$f" "$blob")" "$r"
+		rm -rf "$r"
+	done
+fi
+
+# report PATH COMMIT: the kept report of PATH as COMMIT has it (nothing if
+# COMMIT has no such file).
+report() {
+	local blob
+	blob=$(git -C "$MBUS_TREE" rev-parse -q --verify "$2:$1" 2>/dev/null) || return 0
+	cat "$(cache_path cocci-file "$(file_key "$1" "$blob")")/report"
+}
+for i in $(seq 1 "$n"); do
+	c=${commits[$((i - 1))]}
+	d="$out/$(printf %04d "$i")"
+	mkdir -p "$d"
+	mapfile -t files < <(git -C "$MBUS_TREE" diff --name-only "$c~1" "$c" -- '*.c' '*.h')
+	# (Multisets: a second copy of a known report is new.)
+	for f in "${files[@]}"; do report "$f" "$c~1"; done | sort >"$d/cocci.before"
+	for f in "${files[@]}"; do report "$f" "$c"; done | sort >"$d/cocci.after"
+	comm -13 "$d/cocci.before" "$d/cocci.after" >"$d/cocci.new"
+	key=$(cache_key "$0" "$stage_key" "$i" cocci)
+	if [ "${#files[@]}" -eq 0 ]; then
+		verdict_write "$d/cocci.verdict" OK "$key" "N/A: changes no .c or .h file"
+	elif [ -s "$d/cocci.new" ]; then
+		verdict_write "$d/cocci.verdict" FAIL "$key" "$(wc -l <"$d/cocci.new") new coccicheck report(s): $(head -n 1 "$d/cocci.new")"
+	else
+		verdict_write "$d/cocci.verdict" OK "$key" "no new coccicheck report in ${#files[@]} file(s) ($(wc -l <"$d/cocci.after") known)"
+	fi
+done
+krc=0
+xpass=$("$MBUS_TOP/ci/known-reports.sh" "$rev" "$out" cocci) || krc=$?
+[ "$krc" -le 1 ] || xpass="XPASS: ci/known-reports.sh failed (exit $krc)"
+for i in $(seq 1 "$n"); do
+	read -r v r < <(verdict_read "$out/$(printf %04d "$i")/cocci.verdict" "$(cache_key "$0" "$stage_key" "$i" cocci)")
+	printf '  %-4s %-28.28s %-10s %-4s %s\n' "$rev" "$i/$n ${patches[$((i - 1))]##*/}" cocci "$v" "$r"
+done | tee "$out/table"
+[ -z "$xpass" ] || printf '%s\n' "$xpass" | tee -a "$out/table"
+failed=$(grep -cE ' cocci +(FAIL|MISSING|STALE) |^XPASS: ' "$out/table" || true)
+xfail=$(grep -c ' cocci *WARN XFAIL ' "$out/table" || true)
+if [ "$failed" -eq 0 ] && [ "$xfail" -gt 0 ]; then
+	verdict=WARN reason="$n patches: no new coccicheck report but $xfail known report(s) of the posted revision (ci/known-reports)"
+elif [ "$failed" -eq 0 ]; then
+	verdict=OK reason="$n patches: no new coccicheck report"
+else
+	verdict=FAIL reason="$failed patch(es) with new coccicheck reports"
+fi
+verdict_write "$out/cocci.verdict" "$verdict" "$stage_key" "$reason"
+cache_put cocci "$stage_key" "$out"
+stage_end "$verdict" "$reason"
+verdict_passes "$verdict"

@@ -1,0 +1,154 @@
+#!/bin/bash
+# Stage "matrix": every per-patch verdict of every revision ($REV: of that
+# one) as one matrix, patch by check: the checks of ci/checks (check.sh),
+# coccicheck (cocci.sh), htmldocs (htmldocs.sh) and each build
+# configuration of ci/builds (builds.sh). Printed as text, and written as a
+# static HTML page, $MBUS_RESULTS/matrix.html, that a browser shows without
+# a server. Each verdict is read against the inputs it must have been made
+# from now, as ci/verdicts.sh reads them: a missing or stale one is shown
+# so and fails the stage.
+#
+# Cells: ok, n/a (passes: the patch changes nothing the check looks at),
+# xfail (passes: a known report of a posted revision, ci/known-reports),
+# WARN, FAIL, STALE, MISSING. Exits non-zero if any cell is not ok, n/a,
+# xfail or WARN.
+#
+# usage: matrix.sh
+# shellcheck source=ci/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+html="$MBUS_RESULTS/matrix.html"
+mapfile -t revs < <(revisions)
+[ "${#revs[@]}" -gt 0 ] || die "matrix: no revisions"
+mapfile -t builds < <(awk '!/^#/ && NF { print $1 }' "$MBUS_TOP/ci/builds")
+columns=("${PATCH_CHECKS[@]}" cocci htmldocs "${builds[@]}")
+declare -A patch_check=()
+for c in "${PATCH_CHECKS[@]}"; do patch_check[$c]=1; done
+
+# cell FILE INPUTS: "CELL VERDICT REASON" of one verdict.
+cell() {
+	local v r
+	read -r v r < <(verdict_read "$1" "$2")
+	case $v in
+	OK) if [[ $r == N/A:* ]]; then echo "n/a $v $r"; else echo "ok $v $r"; fi ;;
+	WARN) if [[ $r == XFAIL* ]]; then echo "xfail $v $r"; else echo "WARN $v $r"; fi ;;
+	*) echo "$v $v $r" ;;
+	esac
+}
+esc() {
+	sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' <<<"$1"
+}
+
+stage_begin "matrix"
+bad=0 cells=0
+tmp=$(mktemp)
+trap 'rm -f "$tmp" "$tmp.warn"' EXIT
+{
+	cat <<'HEAD'
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>mbus-workspace: checks per patch</title>
+<style>
+body { font-family: sans-serif; margin: 1em; }
+table { border-collapse: collapse; margin-bottom: 2em; }
+th, td { border: 1px solid #999; padding: 2px 6px; font-size: 13px; }
+th.patch { text-align: left; font-weight: normal; }
+td.ok { background: #c8f0c8; }
+td.n-a { background: #eeeeee; color: #666; }
+td.WARN, td.xfail { background: #fff0a0; }
+td.FAIL, td.STALE, td.MISSING { background: #f4b0b0; font-weight: bold; }
+</style>
+</head>
+<body>
+<h1>Checks per patch</h1>
+<p>Each cell is the verdict of one check on one patch, as the state before
+the patch against the state after it; hover a cell for its reason. n/a: the
+patch changes nothing the check looks at; xfail: a known report of a
+revision already posted (ci/known-reports), answered by a later one.</p>
+HEAD
+	printf '<p id="made">Made %s from %s.</p>\n' "$(date -u +%FT%TZ)" "$(esc "$MBUS_RESULTS")"
+} >"$html.tmp"
+
+for rev in "${revs[@]}"; do
+	revision_has_patches "$rev" || continue
+	mapfile -t patches < <(revision_patches "$rev")
+	n=${#patches[@]}
+	declare -A stage_keys=()
+	for s in cocci htmldocs builds; do
+		stage_keys[$s]=$("$MBUS_TOP/ci/$s.sh" --inputs "$rev") || die "matrix: ci/$s.sh --inputs $rev failed"
+	done
+	printf '\nmatrix %s (%d patches)\n  %-5s' "$rev" "$n" patch
+	printf ' %-11.11s' "${columns[@]}"
+	printf '\n'
+	{
+		printf '<h2 id="%s">%s</h2>\n<table data-rev="%s">\n<tr><th>patch</th>' "$rev" "$rev" "$rev"
+		printf '<th>%s</th>' "${columns[@]}"
+		printf '</tr>\n'
+	} >>"$html.tmp"
+	for i in $(seq 1 "$n"); do
+		nnnn=$(printf %04d "$i")
+		res="$MBUS_RESULTS/$rev"
+		printf '  %-5s' "$nnnn"
+		printf '<tr><th class="patch" title="%s">%s</th>' "$(esc "${patches[$((i - 1))]##*/}")" "$nnnn" >>"$html.tmp"
+		want=$(patch_inputs "$rev" "$i")
+		for col in "${columns[@]}"; do
+			case $col in
+			cocci | htmldocs)
+				read -r c v r < <(cell "$res/$col/$nnnn/$col.verdict" \
+					"$(cache_key "$MBUS_TOP/ci/$col.sh" "${stage_keys[$col]}" "$i" "$col")")
+				;;
+			*)
+				if [ -n "${patch_check[$col]:-}" ]; then
+					read -r c v r < <(cell "$res/$nnnn/$col.verdict" "$want")
+				else
+					read -r c v r < <(cell "$res/builds/$nnnn/$col.verdict" \
+						"$(cache_key "$MBUS_TOP/ci/builds.sh" "${stage_keys[builds]}" "$i" "$col")")
+				fi
+				;;
+			esac
+			cells=$((cells + 1))
+			case $c in ok | n/a | xfail | WARN) ;; *) bad=$((bad + 1)) ;; esac
+			printf ' %-11.11s' "$c"
+			printf '<td class="%s" data-patch="%s" data-check="%s" title="%s">%s</td>' \
+				"${c//\//-}" "$nnnn" "$col" "$(esc "$v $r")" "$c" >>"$html.tmp"
+			case $c in
+			ok | n/a) ;;
+			xfail | WARN) echo "$rev $nnnn $col: $v $r" >>"$tmp.warn" ;;
+			*) echo "$rev $nnnn $col: $v $r" >>"$tmp" ;;
+			esac
+		done
+		printf '\n'
+		printf '</tr>\n' >>"$html.tmp"
+	done
+	printf '</table>\n' >>"$html.tmp"
+	# The stages' own verdicts: what no cell holds (a changed file that no
+	# configuration compiled, a known report that no longer fails).
+	printf '<ul class="stages">' >>"$html.tmp"
+	for s in builds cocci htmldocs; do
+		read -r v r < <(verdict_read "$MBUS_RESULTS/$rev/$s/$s.verdict" "${stage_keys[$s]}")
+		printf '  %s %s: %s %s\n' "$rev" "$s" "$v" "$r"
+		printf '<li data-stage="%s">%s: %s</li>' "$s" "$s" "$(esc "$v $r")" >>"$html.tmp"
+		verdict_passes "$v" || { bad=$((bad + 1)); echo "$rev $s: $v $r" >>"$tmp"; }
+	done
+	printf '</ul>\n' >>"$html.tmp"
+	unset stage_keys
+done
+printf '</body>\n</html>\n' >>"$html.tmp"
+mv -f "$html.tmp" "$html"
+if [ -s "$tmp.warn" ]; then
+	printf '\npassing with a warning or as a known report:\n'
+	sed 's/^/  /' "$tmp.warn"
+fi
+if [ -s "$tmp" ]; then
+	printf '\nnot passing:\n'
+	sed 's/^/  /' "$tmp"
+fi
+echo "matrix: $html"
+if [ "$bad" -eq 0 ]; then
+	stage_end OK "$cells cells, all pass"
+else
+	stage_end FAIL "$bad of $cells cells do not pass"
+	exit 1
+fi

@@ -1,0 +1,43 @@
+#!/bin/bash
+# coccicheck can fail a patch: a fixture revision whose patch open-codes
+# ARRAY_SIZE fails the cocci stage with the report named (new against the
+# file before the patch), and so does a patch that adds a second copy of
+# the same report; the stage exits non-zero; every revision has inputs.
+# shellcheck source=ci/tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$T_TOP" || exit 1
+t_plan 4
+
+base=$(git -C "$T_TREE" rev-parse mbus-base)
+expect_match "v3 has inputs for the cocci stage" '^[0-9a-f]{16}$' "$(ci/cocci.sh --inputs v3 2>&1)"
+
+vimc=drivers/media/test-drivers/vimc/vimc-core.c
+c1=$(fixture_commit "$base" "media: vimc: fixture: open-coded ARRAY_SIZE ($T_NONCE)" -- \
+	"$vimc" '/^static int vimc_probe(/i\
+static const int vimc_fixture_table[] = { 1, 2, 3 };\
+\
+static int vimc_fixture_count(void)\
+{\
+	return sizeof(vimc_fixture_table) / sizeof(vimc_fixture_table[0]);\
+}\
+')
+# A second copy of the same report in the same file is new too.
+c2=$(fixture_commit "$c1" "media: vimc: fixture: a second open-coded ARRAY_SIZE ($T_NONCE)" -- \
+	"$vimc" '/^static int vimc_probe(/i\
+static int vimc_fixture_count2(void)\
+{\
+	return sizeof(vimc_fixture_table) / sizeof(vimc_fixture_table[0]);\
+}\
+')
+fixture_series "$T_TMP/series" v1 "$base" "$c2"
+rc=apply
+if ws ci/apply.sh v1 >"$T_TMP/apply.log" 2>&1; then
+	out=$(ws ci/cocci.sh v1 2>&1)
+	rc=$?
+fi
+expect_match "an open-coded ARRAY_SIZE fails the patch's coccicheck, naming the report" \
+	"v1 +1/2 .* cocci +FAIL 1 new coccicheck report\\(s\\): $vimc: WARNING: Use ARRAY_SIZE" "rc=$rc ${out:-}"
+expect_match "a second copy of the same report in the file fails the next patch" \
+	"v1 +2/2 .* cocci +FAIL 1 new coccicheck report\\(s\\): $vimc: WARNING: Use ARRAY_SIZE" "${out:-}"
+expect_eq "... and the stage exits non-zero" 1 "$rc"
+t_done
