@@ -14,6 +14,7 @@ expect_match "v3 has inputs for the cocci stage" '^[0-9a-f]{16}$' "$(ci/cocci.sh
 vimc=drivers/media/test-drivers/vimc/vimc-core.c
 c1=$(fixture_commit "$base" "media: vimc: fixture: open-coded ARRAY_SIZE ($T_NONCE)" -- \
 	"$vimc" '/^static int vimc_probe(/i\
+/* fixture '"$T_NONCE"': its own content, so that coccicheck runs on it */\
 static const int vimc_fixture_table[] = { 1, 2, 3 };\
 \
 static int vimc_fixture_count(void)\
