@@ -18,6 +18,8 @@
 #        cocci.sh --inputs REV   the key its verdict must be made from
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=ci/per-patch.sh
+. "$(dirname "$0")/per-patch.sh"
 
 mode=run
 if [ "${1:-}" = --inputs ]; then
@@ -38,7 +40,7 @@ cocci_id=$( {
 	echo "$base"
 } | hash_text)
 stage_key=$(cache_key "$0" "$(input_hash "$rev")" "$cocci_id" \
-	"$(hash_files "$MBUS_TOP"/ci/{known-reports,known-reports.sh,lib.sh})" "$(posted "$rev" && echo posted)")
+	"$(per_patch_id)" "$(posted "$rev" && echo posted)")
 if [ "$mode" = inputs ]; then
 	echo "$stage_key"
 	exit 0
@@ -46,15 +48,7 @@ fi
 [ "${MBUS_LOCKED:-}" ] || take_lock "$@"
 
 stage_begin "cocci $rev"
-if cache_get cocci "$stage_key" "$out.kept"; then
-	rm -rf "$out"
-	mv "$out.kept" "$out"
-	cat "$out/table"
-	read -r v r < <(verdict_read "$out/cocci.verdict" "$stage_key")
-	stage_end "$v" "$r (kept)"
-	verdict_passes "$v"
-	exit
-fi
+per_patch_kept cocci "$stage_key" "$out"
 rm -rf "$out" "$out.kept"
 mkdir -p "$out"
 tip=$(rev_tip "$rev")
@@ -131,24 +125,4 @@ for i in $(seq 1 "$n"); do
 		verdict_write "$d/cocci.verdict" OK "$key" "no new coccicheck report in ${#files[@]} file(s) ($(wc -l <"$d/cocci.after") known)"
 	fi
 done
-krc=0
-xpass=$("$MBUS_TOP/ci/known-reports.sh" "$rev" "$out" cocci) || krc=$?
-[ "$krc" -le 1 ] || xpass="XPASS: ci/known-reports.sh failed (exit $krc)"
-for i in $(seq 1 "$n"); do
-	read -r v r < <(verdict_read "$out/$(printf %04d "$i")/cocci.verdict" "$(cache_key "$0" "$stage_key" "$i" cocci)")
-	printf '  %-4s %-28.28s %-10s %-4s %s\n' "$rev" "$i/$n ${patches[$((i - 1))]##*/}" cocci "$v" "$r"
-done | tee "$out/table"
-[ -z "$xpass" ] || printf '%s\n' "$xpass" | tee -a "$out/table"
-failed=$(grep -cE ' cocci +(FAIL|MISSING|STALE) |^XPASS: ' "$out/table" || true)
-xfail=$(grep -c ' cocci *WARN XFAIL ' "$out/table" || true)
-if [ "$failed" -eq 0 ] && [ "$xfail" -gt 0 ]; then
-	verdict=WARN reason="$n patches: no new coccicheck report but $xfail known report(s) of the posted revision (ci/known-reports)"
-elif [ "$failed" -eq 0 ]; then
-	verdict=OK reason="$n patches: no new coccicheck report"
-else
-	verdict=FAIL reason="$failed patch(es) with new coccicheck reports"
-fi
-verdict_write "$out/cocci.verdict" "$verdict" "$stage_key" "$reason"
-cache_put cocci "$stage_key" "$out"
-stage_end "$verdict" "$reason"
-verdict_passes "$verdict"
+per_patch_finish cocci "$0" "$stage_key" "$out" "$rev" "coccicheck report"

@@ -17,6 +17,8 @@
 #        htmldocs.sh --inputs REV   the key its verdict must be made from
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=ci/per-patch.sh
+. "$(dirname "$0")/per-patch.sh"
 
 mode=run
 if [ "${1:-}" = --inputs ]; then
@@ -33,7 +35,7 @@ sphinx_id=$(sphinx-build --version 2>&1 | head -n 1
 	python3 -c 'import docutils; print("docutils", docutils.__version__)' 2>&1
 	echo "${SPHINXOPTS:-} ${DOCS_THEME:-} ${KERNELDOC:-}")
 stage_key=$(cache_key "$0" "$(input_hash "$rev")" "$sphinx_id" \
-	"$(hash_files "$MBUS_TOP"/ci/{known-reports,known-reports.sh,lib.sh})" "$(posted "$rev" && echo posted)")
+	"$(per_patch_id)" "$(posted "$rev" && echo posted)")
 if [ "$mode" = inputs ]; then
 	echo "$stage_key"
 	exit 0
@@ -41,15 +43,7 @@ fi
 [ "${MBUS_LOCKED:-}" ] || take_lock "$@"
 
 stage_begin "htmldocs $rev"
-if cache_get htmldocs "$stage_key" "$out.kept"; then
-	rm -rf "$out"
-	mv "$out.kept" "$out"
-	cat "$out/table"
-	read -r v r < <(verdict_read "$out/htmldocs.verdict" "$stage_key")
-	stage_end "$v" "$r (kept)"
-	verdict_passes "$v"
-	exit
-fi
+per_patch_kept htmldocs "$stage_key" "$out"
 rm -rf "$out" "$out.kept"
 mkdir -p "$out"
 base=$(base_commit)
@@ -151,24 +145,4 @@ for i in $(seq 1 "$n"); do
 		verdict_write "$d/htmldocs.verdict" OK "$key" "no new Sphinx warning in ${touched[*]}"
 	fi
 done
-krc=0
-xpass=$("$MBUS_TOP/ci/known-reports.sh" "$rev" "$out" htmldocs) || krc=$?
-[ "$krc" -le 1 ] || xpass="XPASS: ci/known-reports.sh failed (exit $krc)"
-for i in $(seq 1 "$n"); do
-	read -r v r < <(verdict_read "$out/$(printf %04d "$i")/htmldocs.verdict" "$(cache_key "$0" "$stage_key" "$i" htmldocs)")
-	printf '  %-4s %-28.28s %-10s %-4s %s\n' "$rev" "$i/$n ${patches[$((i - 1))]##*/}" htmldocs "$v" "$r"
-done | tee "$out/table"
-[ -z "$xpass" ] || printf '%s\n' "$xpass" | tee -a "$out/table"
-failed=$(grep -cE ' htmldocs +(FAIL|MISSING|STALE) |^XPASS: ' "$out/table" || true)
-xfail=$(grep -c ' htmldocs *WARN XFAIL ' "$out/table" || true)
-if [ "$failed" -eq 0 ] && [ "$xfail" -gt 0 ]; then
-	verdict=WARN reason="$n patches: no new Sphinx warning but $xfail known report(s) of the posted revision (ci/known-reports)"
-elif [ "$failed" -eq 0 ]; then
-	verdict=OK reason="$n patches: no new Sphinx warning"
-else
-	verdict=FAIL reason="$failed patch(es) with new Sphinx warnings or a failed build"
-fi
-verdict_write "$out/htmldocs.verdict" "$verdict" "$stage_key" "$reason"
-cache_put htmldocs "$stage_key" "$out"
-stage_end "$verdict" "$reason"
-verdict_passes "$verdict"
+per_patch_finish htmldocs "$0" "$stage_key" "$out" "$rev" "Sphinx warning"
