@@ -142,6 +142,20 @@ fixture_series() {
 		-o "$dir/series-$rev" "$from..$to" >/dev/null
 }
 
+# fixture_stage FROM TO STAGE...: a fresh fixture revision v1 of FROM..TO,
+# applied (git am), then the command STAGE... with v1 as its last argument,
+# both against the fixtures (ws); prints the command's output and returns
+# its status (125 and "apply failed: ..." if the patches do not apply).
+fixture_stage() {
+	local from=$1 to=$2
+	shift 2
+	rm -rf "$T_TMP/series" "$T_TMP/results"
+	fixture_series "$T_TMP/series" v1 "$from" "$to"
+	ws ci/apply.sh v1 >"$T_TMP/apply.log" 2>&1 ||
+		{ echo "apply failed: $(tail -n 2 "$T_TMP/apply.log")"; return 125; }
+	ws "$@" v1 2>&1
+}
+
 # Run a workspace stage against fixtures: results, branches and series apart
 # from the real ones; the base tree, object directory and caches shared.
 ws() {

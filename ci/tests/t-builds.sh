@@ -21,10 +21,7 @@ expect_match "a partial run (MBUS_BUILDS=arm64) has another key" '^[0-9a-f]{16}$
 # run_fixture ONLY COMMIT: the builds stage, configurations ONLY, on a
 # one-patch fixture revision v1 made of COMMIT; its output.
 run_fixture() {
-	rm -rf "$T_TMP/series" "$T_TMP/results"
-	fixture_series "$T_TMP/series" v1 "$base" "$2"
-	ws ci/apply.sh v1 >"$T_TMP/apply.log" 2>&1 || { echo "apply failed: $(tail -n 2 "$T_TMP/apply.log")"; return 1; }
-	ws env MBUS_BUILDS="$1" ci/builds.sh v1 2>&1
+	fixture_stage "$base" "$2" env MBUS_BUILDS="$1" ci/builds.sh
 }
 
 # A size_t printed with %lu: right on x86_64, a -Wformat warning on i386.

@@ -30,12 +30,8 @@ static int vimc_fixture_count2(void)\
 	return sizeof(vimc_fixture_table) / sizeof(vimc_fixture_table[0]);\
 }\
 ')
-fixture_series "$T_TMP/series" v1 "$base" "$c2"
-rc=apply
-if ws ci/apply.sh v1 >"$T_TMP/apply.log" 2>&1; then
-	out=$(ws ci/cocci.sh v1 2>&1)
-	rc=$?
-fi
+out=$(fixture_stage "$base" "$c2" ci/cocci.sh)
+rc=$?
 expect_match "an open-coded ARRAY_SIZE fails the patch's coccicheck, naming the report" \
 	"v1 +1/2 .* cocci +FAIL 1 new coccicheck report\\(s\\): $vimc: WARNING: Use ARRAY_SIZE" "rc=$rc ${out:-}"
 expect_match "a second copy of the same report in the file fails the next patch" \
