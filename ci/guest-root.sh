@@ -7,7 +7,8 @@
 # registry: amd64 with v4l-utils, libcamera-tools, libcamera-ipa and
 # busybox-static, and i386 with v4l-utils (the 32-bit v4l2-compliance and
 # v4l2-ctl, for the compat ioctl path). Only what the guest runs is kept:
-# the programs, the shared libraries each needs (ldd in the root), the
+# the programs, the shared libraries each needs (readelf; nothing of the
+# roots is executed on the host), the
 # loaders, libcamera's IPA modules and data. The result is kept in the
 # cache by the package set, the suite, the mirror and this script; the
 # exact versions the roots got are written beside it (versions) and read by
@@ -42,20 +43,25 @@ fi
 [ "${1:-}" != --peek ] || exit 1
 
 stage_begin "guest-root $suite" >&2
-[ "$(id -u)" -eq 0 ] || die "guest-root: mmdebstrap and chroot need root (run as root)"
+[ "$(id -u)" -eq 0 ] || die "guest-root: mmdebstrap needs root (run as root)"
 command -v mmdebstrap >/dev/null || die "guest-root: mmdebstrap is not installed (make deps)"
+command -v readelf >/dev/null || die "guest-root: readelf is not installed (make deps: binutils)"
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/mbus-guest-root.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 out="$work/out"
 mkdir -p "$out/files"
 
-# mkroot ARCH DIR PKG...: a root of Debian $suite, or a clear error.
+# mkroot ARCH DIR PKG...: the packages and their dependencies, extracted
+# (mmdebstrap's "extract" variant: nothing of the root is executed on the
+# host, so an i386 root needs neither the host kernel's IA32 emulation nor
+# qemu-user; measured: a host without them fails the "essential" variant),
+# the .debs kept for their versions; or a clear error.
 mkroot() {
 	local arch=$1 dir=$2 log="$work/mmdebstrap-$1.log"
 	shift 2
 	info "  guest-root: mmdebstrap $suite $arch: $*" >&2
-	if ! mmdebstrap --quiet --mode=root --variant=essential --architectures="$arch" \
-		--include="$(
+	if ! mmdebstrap --quiet --mode=root --variant=extract --architectures="$arch" \
+		--skip=download/empty,cleanup/apt/cache --include="$(
 			IFS=,
 			echo "$*"
 		)" "$suite" "$dir" "$mirror" >"$log" 2>&1; then
@@ -64,21 +70,60 @@ mkroot() {
 	fi
 }
 
+# resolve ROOT PATH: PATH inside ROOT with its symlinks followed (absolute
+# ones against ROOT), as a merged-/usr system sees it (/lib -> /usr/lib).
+resolve() {
+	local root=$1 p=$2 t i
+	for ((i = 0; i < 40; i++)); do
+		case $p in /lib/* | /lib64/* | /bin/* | /sbin/*) p=/usr$p ;; esac
+		p=$(realpath -sm "$p")
+		[ -L "$root$p" ] || break
+		t=$(readlink "$root$p")
+		case $t in /*) p=$t ;; *) p=$(dirname "$p")/$t ;; esac
+	done
+	[ -f "$root$p" ] || die "guest-root: $2: not in the $suite root ($root)"
+	echo "$p"
+}
+
 # keep ROOT PATH [GUESTPATH]: copy a file of ROOT into the guest's files,
-# its symlinks resolved, under GUESTPATH (default: the same path, with
-# /lib/... normalised to /usr/lib/..., as the roots are merged-/usr).
+# its symlinks resolved, under GUESTPATH (default: its merged-/usr path).
 keep() {
-	local root=$1 path=$2 dest=${3:-$2} real
-	real=$(chroot "$root" readlink -f "$path") || die "guest-root: $path: not in the $suite root"
+	local root=$1 path=$2 dest=${3:-} real
+	real=$(resolve "$root" "$path") || exit 1
+	[ -n "$dest" ] || dest=$(realpath -sm "$path")
 	case $dest in /lib/* | /lib64/*) dest=/usr$dest ;; esac
 	mkdir -p "$out/files$(dirname "$dest")"
-	cp -L "$root$real" "$out/files$dest"
+	cp "$root$real" "$out/files$dest"
 }
-# closure ROOT FILE...: the shared libraries FILEs need, as ldd gives them.
+
+# closure ROOT LIBDIR FILE...: the shared libraries the FILEs need, every
+# DT_NEEDED of theirs and of those in turn (readelf, not the root's ldd:
+# nothing of the root runs here), found in LIBDIR or /usr/lib of ROOT.
 closure() {
-	local root=$1
-	shift
-	chroot "$root" ldd "$@" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $2 ~ /^\(0x/ { print $1 }' | sort -u
+	local root=$1 libdir=$2 f n l d real dyn dirs
+	shift 2
+	local -a todo=("$@")
+	local -A seen=()
+	while [ "${#todo[@]}" -gt 0 ]; do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		real=$(resolve "$root" "$f") || exit 1
+		dyn=$(readelf -d "$root$real") || die "guest-root: readelf -d $f failed"
+		# Its RUNPATH/RPATH first ($ORIGIN: its own directory).
+		dirs=$(sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]$/\2/p' <<<"$dyn" | tr : ' ')
+		dirs=${dirs//\$ORIGIN/$(dirname "$real")}
+		while read -r n; do
+			[ -n "$n" ] && [ -z "${seen[$n]:-}" ] || continue
+			seen[$n]=1
+			l=
+			for d in $dirs "$libdir" /usr/lib; do
+				[ -e "$root$d/$n" ] && { l=$d/$n; break; }
+			done
+			[ -n "$l" ] || die "guest-root: $f needs $n, which is not in the $suite root"
+			echo "$l"
+			todo+=("$l")
+		done < <(sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' <<<"$dyn")
+	done | sort -u
 }
 
 mkroot amd64 "$work/r64" "${pkgs64[@]}"
@@ -88,21 +133,23 @@ r=$work/r64
 ipa=(/usr/lib/x86_64-linux-gnu/libcamera/ipa_vimc.so)
 for p in "${progs64[@]}"; do keep "$r" "$p"; done
 for f in "${ipa[@]}"; do keep "$r" "$f"; keep "$r" "$f.sign"; done
-while read -r f; do keep "$r" "$f"; done < <(closure "$r" "${progs64[@]}" "${ipa[@]}")
+libs=$(closure "$r" /usr/lib/x86_64-linux-gnu "${progs64[@]}" "${ipa[@]}") || exit 1
+for f in $libs; do keep "$r" "$f"; done
 keep "$r" /lib64/ld-linux-x86-64.so.2
 mkdir -p "$out/files/usr/share"
 cp -a "$r/usr/share/libcamera" "$out/files/usr/share/"
 
 r=$work/r32
 for p in "${progs32[@]}"; do keep "$r" "$p" "$p-32"; done
-while read -r f; do keep "$r" "$f"; done < <(closure "$r" "${progs32[@]}")
+libs=$(closure "$r" /usr/lib/i386-linux-gnu "${progs32[@]}") || exit 1
+for f in $libs; do keep "$r" "$f"; done
 keep "$r" /lib/ld-linux.so.2
 
-# The exact versions the roots got: every package of both.
+# The exact versions the roots got: every package extracted into either.
 {
 	echo "# Debian $suite from $mirror, by mmdebstrap $(dpkg-query -W -f '${Version}' mmdebstrap)"
-	for r in "$work/r64" "$work/r32"; do
-		chroot "$r" dpkg-query -W -f '${Package}:${Architecture} ${Version}\n'
+	for deb in "$work"/r64/var/cache/apt/archives/*.deb "$work"/r32/var/cache/apt/archives/*.deb; do
+		dpkg-deb -W --showformat '${Package}:${Architecture} ${Version}\n' "$deb"
 	done | sort -u
 } >"$out/versions"
 grep -q '^v4l-utils:amd64 ' "$out/versions" && grep -q '^v4l-utils:i386 ' "$out/versions" &&
