@@ -40,9 +40,41 @@ esc() {
 }
 
 stage_begin "matrix"
+# The matrix is a function of the verdict files it reads and of the
+# inputs it reads them against (the base, the toolchain, the checks'
+# scripts, every revision's patches, each stage's --inputs): kept under a
+# key of all of them, it is printed again, not read again cell by cell.
+key=$(
+	{
+		base_commit
+		check_scripts_hash
+		hash_files "$MBUS_TOP/ci/builds"
+		echo "$MBUS_RESULTS ${revs[*]}"
+		cat "$MBUS_SERIES_DIR"/series-v*/*.patch 2>/dev/null
+		for rev in "${revs[@]}"; do
+			revision_has_patches "$rev" || continue
+			for s in cocci htmldocs builds; do
+				"$MBUS_TOP/ci/$s.sh" --inputs "$rev" || echo "no inputs: $s $rev"
+			done
+			find "$MBUS_RESULTS/$rev" -name '*.verdict' -print0 2>/dev/null | sort -z |
+				xargs -0 -r grep -H ''
+		done
+	} | hash_text
+)
+key=$(cache_key "$0" "$key")
+if cache_has matrix "$key"; then
+	kept=$(cache_path matrix "$key")
+	cat "$kept/out"
+	cp "$kept/matrix.html" "$html.tmp" && mv -f "$html.tmp" "$html"
+	read -r v r <"$kept/verdict"
+	stage_end "$v" "$r; kept: the same verdicts and inputs as when it was made"
+	[ "$v" = OK ]
+	exit
+fi
 bad=0 cells=0
 tmp=$(mktemp)
-trap 'rm -f "$tmp" "$tmp.warn"' EXIT
+trap 'rm -rf "$tmp" "$tmp.warn" "$tmp.keep"' EXIT
+{
 {
 	cat <<'HEAD'
 <!DOCTYPE html>
@@ -146,9 +178,18 @@ if [ -s "$tmp" ]; then
 	sed 's/^/  /' "$tmp"
 fi
 echo "matrix: $html"
+} >"$tmp.out"
+cat "$tmp.out"
 if [ "$bad" -eq 0 ]; then
-	stage_end OK "$cells cells, all pass"
+	v=OK r="$cells cells, all pass"
 else
-	stage_end FAIL "$bad of $cells cells do not pass"
-	exit 1
+	v=FAIL r="$bad of $cells cells do not pass"
 fi
+mkdir -p "$tmp.keep"
+cp "$tmp.out" "$tmp.keep/out"
+cp "$html" "$tmp.keep/matrix.html"
+echo "$v $r" >"$tmp.keep/verdict"
+cache_put matrix "$key" "$tmp.keep"
+stage_end "$v" "$r"
+[ "$v" = OK ]
+

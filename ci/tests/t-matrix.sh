@@ -5,11 +5,12 @@
 # of every revision, each with the verdict its verdict file holds (read
 # here from the files themselves, not through the matrix's code), and a
 # screenshot of it is a real image. On results where one verdict fails
-# and one is missing, the matrix fails and shows them so.
+# and one is missing, the matrix fails and shows them so, also when the
+# same results passed and were kept just before.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 5
+t_plan 7
 
 out=$(ci/matrix.sh 2>&1)
 expect_match "ci/matrix.sh passes on the revisions' results" '^<== matrix +OK ' "$out"
@@ -77,9 +78,21 @@ dims=$(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); print("
 expect_eq "a screenshot of the page is a 1600x1200 PNG" 1600x1200 "$dims"
 mkdir -p "$T_RESULTS" && cp "$png" "$T_RESULTS/matrix.png" 2>/dev/null || true
 
-# A failing and a missing verdict: the matrix fails and shows both.
+# A failing and a missing verdict: the matrix fails and shows both, though
+# the same results, unchanged, passed and were kept a moment before.
 cp -a "$results" "$T_TMP/results"
 v3=$T_TMP/results/v3
+first=$(MBUS_RESULTS="$T_TMP/results" ci/matrix.sh 2>&1 | grep -v '^[<=]== ')
+out=$(MBUS_RESULTS="$T_TMP/results" ci/matrix.sh 2>&1)
+rc=$?
+expect_match "a second run on the same results passes and is kept" \
+	"rc=0 .*<== matrix +OK .*kept: " "rc=$rc $(tr '\n' ' ' <<<"$out")"
+again=$(grep -v '^[<=]== ' <<<"$out")
+if [ "$(grep -c '^  0001 ' <<<"$first")" -ge 3 ] && [ "$first" = "$again" ]; then
+	ok "the kept run prints the same matrix, every row ($(grep -c . <<<"$again") lines)"
+else
+	notok "the kept run prints the same matrix, every row" "$(diff <(echo "$first") <(echo "$again") | head -n 4 | tr '\n' ' ')"
+fi
 read -r _ k r <"$v3/builds/0003/i386.verdict"
 echo "FAIL $k fixture: made to fail" >"$v3/builds/0003/i386.verdict"
 rm -f "$v3/cocci/0002/cocci.verdict"
