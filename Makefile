@@ -19,10 +19,7 @@ export MBUS_CACHE
 	trailers new-revision bench test clean clean-cache
 
 all: deps ## main job: check and boot every revision, render the postings
-	@rc=0; ci/each-rev.sh check csi2-compare builds cocci htmldocs boot kunit render roundtrip || rc=$$?; \
-		ci/matrix.sh || rc=1; exit $$rc
-	@ci/maintainers.sh
-	@ci/where.sh
+	@ci/main.sh
 
 help: ## list the targets and the environment variables a user may set
 	@echo "usage: make [TARGET] [VARIABLE=VALUE...]"
@@ -48,6 +45,7 @@ help: ## list the targets and the environment variables a user may set
 #var MBUS_DEBIAN_MIRROR  the Debian mirror of the guest's userspace (default http://deb.debian.org/debian)
 #var MBUS_GUEST_REFRESH  1: fetch the guest's Debian 13 userspace again
 #var MBUS_GUEST_APPEND extra kernel command line of the guest
+#var MBUS_MAIN_RERUN   1: make runs every stage even if nothing changed since its last good run
 #var MBUS_BUILDS       only these configurations of ci/builds (a,b); render refuses while set
 #var CCACHE_DIR        ccache's directory (default: in the cache)
 #var BENCH_DIR         the benchmark's scratch directory (default /var/tmp/mbus-bench)

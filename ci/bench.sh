@@ -124,8 +124,9 @@ col() { awk -v n="$1" '$1 == n { print $2; exit }' "$results"; }
 summary=$({
 	echo
 	echo "a/f = $(ratio "$(col a)" "$(col f)")   (target <= 2.0)"
-	echo "b/a = $(ratio "$(col b)" "$(col a)")   (b = $(col b) s; target <= 15 s)"
-	echo "c/a = $(ratio "$(col c)" "$(col a)")   (c = $(col c) s; target <= 60 s)"
+	echo "b/a = $(ratio "$(col b)" "$(col a)")   (b = $(col b) s; target <= 10 s)"
+	echo "c/a = $(ratio "$(col c)" "$(col a)")   (c = $(col c) s, the whole job; target: check verdicts <= 60 s, boot <= 150 s)"
+	echo "d/c = $(ratio "$(col d)" "$(col c)")   (d = $(col d) s; target <= 2.0)"
 	awk '$1 ~ /^e-/ { print $1 }' "$results" | while read -r e; do
 		echo "$e = $(col "$e") s   (target <= 60 s per revision)"
 	done
