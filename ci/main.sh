@@ -5,12 +5,15 @@
 #
 # Each stage keeps its own results by its own inputs. On top of that, a run
 # that passed is remembered under a key of everything the job reads (see
-# job_parts), taken as the run left it: when the next run finds every part unchanged, it prints what
-# that run found (each revision's stage verdicts, the matrix, the postings)
-# and redoes nothing. Any difference, in the workspace's files or postings,
-# the fixture series, the base tree's refs, an installed package, a setting, the guest's
-# userspace or any file of the results, and every stage runs as before,
-# keeping what its own key allows; the parts that differ are named.
+# job_parts; what it writes, as the run left it). When the next run finds
+# every part unchanged, it prints what that run found (each revision's
+# stage verdicts, the matrix, where the postings are) and redoes nothing.
+# Any difference (the workspace's files, their modes or what git has
+# committed of them, the postings, a fixture series, the base tree and
+# the revision branches, the tools, the environment, the guest's userspace,
+# any file of the results) and every stage runs as before, keeping what its
+# own key allows; the parts that differ are named. A run that failed, or
+# whose inputs changed while it ran, is not remembered.
 #
 # usage: main.sh          (MBUS_GUEST_REFRESH, or MBUS_MAIN_RERUN=1: never
 #                          take the remembered run)
@@ -20,56 +23,91 @@
 MBUS_LOCK_WHAT="make (main job${REV:+, REV=$REV})"
 [ "${MBUS_LOCKED:-}" ] || take_lock
 
-# job_parts: one "NAME HASH" line for each part of what the job reads.
-job_parts() {
-	local v
-	# The workspace: every file git tracks or would track (series,
-	# cover letters, ci/), by content; apart, what the job itself writes
-	# there (outgoing/, MAINTAINERS-notes), which later stages also read.
-	printf 'workspace %s\n' "$(cd "$MBUS_TOP" && git ls-files -z -co --exclude-standard \
-		-- . ':!outgoing' ':!MAINTAINERS-notes' | xargs -0 -r sha256sum | hash_text)"
-	printf 'postings %s\n' "$(cd "$MBUS_TOP" && git ls-files -z -co --exclude-standard \
-		-- outgoing MAINTAINERS-notes | xargs -0 -r sha256sum | hash_text)"
-	# Fixture series the tests point MBUS_SERIES_DIR at.
-	if [ "$MBUS_SERIES_DIR" != "$MBUS_TOP" ]; then
-		printf 'series %s\n' "$(cd "$MBUS_SERIES_DIR" && find . -path ./.git -prune -o -type f -print0 |
-			sort -z | xargs -0 -r sha256sum | hash_text)"
-	fi
-	# The base tree: its stamp and every ref a stage reads or moves.
-	printf 'base %s\n' "$({
-		cat "$MBUS_TREE/.git/mbus-base-stamp" 2>/dev/null || echo "no stamp"
-		git -C "$MBUS_TREE" for-each-ref --format='%(refname) %(objectname)' \
-			refs/tags/mbus-base refs/heads/base "refs/heads/$MBUS_BRANCH_PREFIX" 2>/dev/null
-		stat -L -c '%n %s %Y' "$KERNEL_TARBALL" 2>/dev/null || echo "no tarball"
-	} | hash_text)"
-	# The tools: every installed package's version, and which of them the
-	# PATH finds.
-	printf 'tools %s\n' "$({
-		dpkg-query -W -f '${Package} ${Version}\n'
-		for v in gcc sparse python3 perl git b4 spatch sphinx-build clang qemu-system-x86_64; do
-			command -v "$v" || echo "no $v"
-		done
-	} | hash_text)"
-	# The settings: every variable `make help` lists (but the two that
-	# only ask for a full run), PATH, and whether the guest could use KVM.
-	printf 'settings %s\n' "$({
-		for v in $(sed -n 's/^#var \([A-Z_]*\).*/\1/p' "$MBUS_TOP/Makefile") PATH; do
-			case $v in MBUS_MAIN_RERUN | MBUS_GUEST_REFRESH) continue ;; esac
-			printf '%s=%s\n' "$v" "${!v-(unset)}"
-		done
-		ls -l /dev/kvm 2>&1 || true
-	} | hash_text)"
-	# The guest's userspace (kept by guest-root.sh).
-	printf 'guest %s\n' "$({ cat "$("$MBUS_TOP/ci/guest-root.sh" --peek 2>/dev/null)/versions" 2>/dev/null ||
-		echo "no guest root"; } | hash_text)"
-	# Every file of the results but the tests' and the stage times, by
-	# name, size and times: a verdict rewritten, removed or added differs.
-	printf 'results %s\n' "$(find "$MBUS_RESULTS" -path "$MBUS_RESULTS/tests" -prune -o \
-		-type f ! -path "$MBUS_RESULTS/stage-times" -printf '%P %s %T@ %C@\n' 2>/dev/null |
-		sort | hash_text)"
+# files_in DIR PATHSPEC...: what git has of the files of DIR: the index
+# (mode, blob, path: what is committed, which says what was posted) and,
+# for every file it tracks or would track, mode, size and content. A file
+# that cannot be read is listed with the error; git failing fails.
+files_in() {
+	local dir=$1 files=()
+	shift
+	git -C "$dir" ls-files -s -- "$@" || return
+	mapfile -d '' files < <(git -C "$dir" ls-files -z -co -- "$@" ':(exclude,glob)**/__pycache__/**')
+	[ "${#files[@]}" -gt 0 ] || return 0
+	(cd "$dir" && stat -c '%a %s %n' -- "${files[@]}" 2>&1 && sha256sum -- "${files[@]}" 2>&1) || true
 }
+# The variables of the environment no stage reads, or that only ask for
+# a full run (MBUS_MAIN_RERUN, MBUS_GUEST_REFRESH).
+volatile='^(PWD|OLDPWD|SHLVL|_|MAKEFLAGS|MFLAGS|MAKELEVEL|MAKEOVERRIDES|MAKE_TERMOUT|MAKE_TERMERR|MBUS_MAIN_RERUN|MBUS_GUEST_REFRESH|SEND|MBOX|FROM|BENCH_DIR|TERM|COLUMNS|LINES|SSH_[A-Z_]*|DISPLAY|WINDOWID|STY|TMUX|TMUX_PANE|LS_COLORS|XDG_SESSION_ID|XDG_RUNTIME_DIR|INVOCATION_ID|JOURNAL_STREAM|MAIL|LOGNAME|HISTFILE)='
+part_base() {
+	stat -L -c '%n %s %Y' "$KERNEL_TARBALL" 2>&1 || true
+	[ -d "$MBUS_TREE/.git" ] || { echo "no tree"; return 0; }
+	cat "$MBUS_TREE/.git/mbus-base-stamp" 2>&1 || true
+	# errexit does not reach into a command substitution: the last
+	# command's status is the function's.
+	git -C "$MBUS_TREE" for-each-ref --format='%(refname) %(objectname)' refs/tags/mbus-base refs/heads/base
+}
+part_branches() {
+	[ -d "$MBUS_TREE/.git" ] || { echo "no tree"; return 0; }
+	git -C "$MBUS_TREE" for-each-ref --format='%(refname) %(objectname)' "refs/heads/$MBUS_BRANCH_PREFIX"
+}
+part_tools() {
+	local d
+	dpkg-query -W -f '${Package} ${Version}\n' || return
+	# What is not Debian's: any program the PATH finds (pip's, /usr/local's),
+	# and the Python packages of the two interpreters the stages run.
+	local path=()
+	IFS=: read -ra path <<<"$PATH"
+	find "${path[@]}" -maxdepth 1 -printf '%p %s %T@\n' 2>/dev/null | sort || true
+	for d in python3 /usr/bin/python3; do
+		"$d" -c 'import os, sys
+for p in sys.path:
+    if os.path.isdir(p):
+        print(p, os.stat(p).st_mtime_ns)' 2>&1 || true
+	done
+}
+part_settings() {
+	env -0 | sort -z | tr '\0' '\n' | grep -Ev "$volatile" || true
+	echo "nproc=$(nproc) kvm=$([ -w /dev/kvm ] && echo yes || echo no)"
+}
+part_guest() {
+	cat "$("$MBUS_TOP/ci/guest-root.sh" --peek 2>/dev/null)/versions" 2>/dev/null || echo "no guest root"
+}
+part_results() {
+	find "$MBUS_RESULTS" -path "$MBUS_RESULTS/tests" -prune -o -type f ! -path "$MBUS_RESULTS/stage-times" \
+		-printf '%P %s %T@ %C@\n' 2>/dev/null | sort || true
+}
+# part NAME CMD...: "NAME HASH" of what CMD prints. CMD failing stops the
+# job: a hash of nothing would match every time.
+part() {
+	local h
+	h=$("${@:2}" | hash_text) || die "main job: cannot read its inputs ($1: ${*:2} failed)"
+	printf '%s %s\n' "$1" "$h"
+}
+# job_parts: one "NAME HASH" line for each part of what the job reads.
+# What the job writes itself (the postings, the revision branches, the
+# results) is a part of its own.
+job_parts() {
+	part workspace files_in "$MBUS_TOP" . ':!outgoing' ':!MAINTAINERS-notes'
+	part postings files_in "$MBUS_TOP" outgoing MAINTAINERS-notes
+	if [ "$MBUS_SERIES_DIR" != "$MBUS_TOP" ]; then
+		if git -C "$MBUS_SERIES_DIR" rev-parse --git-dir >/dev/null 2>&1; then
+			part series files_in "$MBUS_SERIES_DIR" .
+		else
+			part series bash -c 'cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r sha256sum' _ "$MBUS_SERIES_DIR"
+		fi
+	fi
+	part base part_base
+	part branches part_branches
+	part tools part_tools
+	part settings part_settings
+	part guest part_guest
+	part results part_results
+}
+# The parts the job writes: compared with the remembered run, not
+# between the start and the end of a run.
+written='^(postings|branches|results) '
 sel=${REV:-all}
-parts=$(job_parts)
+parts=$(job_parts) || exit
 key=$(cache_key "$0" "$sel" "$parts")
 if [ -z "${MBUS_GUEST_REFRESH:-}${MBUS_MAIN_RERUN:-}" ] && cache_has "main-$sel" "$key"; then
 	stage_begin "main job: nothing changed"
@@ -88,7 +126,7 @@ fi
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-rc=0
+set +o errexit
 (
 	rc=0
 	"$MBUS_TOP/ci/each-rev.sh" check csi2-compare builds cocci htmldocs boot kunit render roundtrip || rc=$?
@@ -96,17 +134,20 @@ rc=0
 	[ "$rc" -eq 0 ] || exit "$rc"
 	"$MBUS_TOP/ci/maintainers.sh" || exit
 	"$MBUS_TOP/ci/where.sh" || exit
-) > >(tee "$out/out") || rc=$?
-# tee has seen all of it once it has ended.
-wait $!
-[ "$rc" -eq 0 ] || exit "$rc"
+) | tee "$out/out"
+st=("${PIPESTATUS[@]}")
+set -o errexit
+[ "${st[0]}" -eq 0 ] || exit "${st[0]}"
+[ "${st[1]}" -eq 0 ] || die "main job: passed, but its output could not be kept (tee exited ${st[1]}); not remembered"
 
 # Remember the run only if nothing it read changed while it ran; what it
-# writes (the results, the postings) is taken as it left it.
-now=$(job_parts)
-if [ "$(grep -Ev '^(results|postings) ' <<<"$now")" = "$(grep -Ev '^(results|postings) ' <<<"$parts")" ]; then
+# writes is taken as it left it.
+now=$(job_parts) || exit
+if [ "$(grep -Ev "$written" <<<"$now")" = "$(grep -Ev "$written" <<<"$parts")" ]; then
 	printf '%s\n' "$now" >"$out/parts"
 	date -u +%FT%TZ >"$out/when"
+	# One remembered run for each selection: the newest.
+	rm -rf "$MBUS_STATE/main-$sel-"*
 	cache_put "main-$sel" "$(cache_key "$0" "$sel" "$now")" "$out"
 else
 	info "main job: its inputs changed while it ran; not remembered"
