@@ -119,6 +119,12 @@ plain="$bench/plain"
 measure g "$plain" env MBUS_STATE="$plain.state" bash -c "'$ws/ci/config.sh' '$plain' '$ws/ci/kernel.config' '$ws/ci/debug.config' &&
 	make -C '$MBUS_CACHE/linux' O='$plain' ARCH=x86_64 -j$JOBS -s bzImage modules"
 
+# stage_sum ROW STAGES: the seconds of the stages (an ERE) of the newest
+# revision in a row, from its stage times ("boot vN" includes its kernel).
+rev_new=${newest#series-}
+stage_sum() {
+	awk -F'\t' -v re="^$2 $rev_new\$" '$3 ~ re { s += $1 } END { printf "%.1f", s }' "$bench/$1.stage-times" 2>/dev/null
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 col() { awk -v n="$1" '$1 == n { print $2; exit }' "$results"; }
 summary=$({
@@ -127,6 +133,10 @@ summary=$({
 	echo "b/a = $(ratio "$(col b)" "$(col a)")   (b = $(col b) s; target <= 10 s)"
 	echo "c/a = $(ratio "$(col c)" "$(col a)")   (c = $(col c) s, the whole job; target: check verdicts <= 60 s, boot <= 150 s)"
 	echo "d/c = $(ratio "$(col d)" "$(col c)")   (d = $(col d) s; target <= 2.0)"
+	for r in c d; do
+		echo "$r: the per-patch checks of $rev_new $(stage_sum "$r" '(check|csi2|builds|cocci|htmldocs)') s (target for c <= 60 s)," \
+			"its boot $(stage_sum "$r" boot) s (target for c <= 150 s)"
+	done
 	awk '$1 ~ /^e-/ { print $1 }' "$results" | while read -r e; do
 		echo "$e = $(col "$e") s   (target <= 60 s per revision)"
 	done
