@@ -25,21 +25,25 @@ MBUS_LOCK_WHAT="make (main job${REV:+, REV=$REV})"
 
 # files_in DIR PATHSPEC...: what git has of the files of DIR: the index
 # (mode, blob, path: what is committed, which says what was posted) and,
-# for every file it tracks or would track, mode, size and content. A file
-# that cannot be read is listed with the error; git failing fails.
+# for every file in DIR (tracked, untracked, ignored), mode, size and
+# content. A file that cannot be read is listed with the error (and every
+# other file still is); git failing fails.
 files_in() {
 	local dir=$1 files=()
 	shift
 	git -C "$dir" ls-files -s -- "$@" || return
 	mapfile -d '' files < <(git -C "$dir" ls-files -z -co -- "$@" ':(exclude,glob)**/__pycache__/**')
 	[ "${#files[@]}" -gt 0 ] || return 0
-	(cd "$dir" && stat -c '%a %s %n' -- "${files[@]}" 2>&1 && sha256sum -- "${files[@]}" 2>&1) || true
+	printf '%s\0' "${files[@]}" | (cd "$dir" && xargs -0 stat -c '%a %s %n' -- 2>&1) || true
+	printf '%s\0' "${files[@]}" | (cd "$dir" && xargs -0 sha256sum -- 2>&1) || true
 }
-# The variables of the environment no stage reads, or that only ask for
-# a full run (MBUS_MAIN_RERUN, MBUS_GUEST_REFRESH).
+# The variables of the environment no stage of the main job reads: the
+# shell's, the terminal's, make's, the other targets' (SEND, MBOX, FROM,
+# BENCH_DIR), and the two that only ask for a full run. Any other one
+# (a session's own, too) is part of the key: at worst a full run.
 volatile='^(PWD|OLDPWD|SHLVL|_|MAKEFLAGS|MFLAGS|MAKELEVEL|MAKEOVERRIDES|MAKE_TERMOUT|MAKE_TERMERR|MBUS_MAIN_RERUN|MBUS_GUEST_REFRESH|SEND|MBOX|FROM|BENCH_DIR|TERM|COLUMNS|LINES|SSH_[A-Z_]*|DISPLAY|WINDOWID|STY|TMUX|TMUX_PANE|LS_COLORS|XDG_SESSION_ID|XDG_RUNTIME_DIR|INVOCATION_ID|JOURNAL_STREAM|MAIL|LOGNAME|HISTFILE)='
+# The base tree as tree.sh made it: its stamp and base refs.
 part_base() {
-	stat -L -c '%n %s %Y' "$KERNEL_TARBALL" 2>&1 || true
 	[ -d "$MBUS_TREE/.git" ] || { echo "no tree"; return 0; }
 	cat "$MBUS_TREE/.git/mbus-base-stamp" 2>&1 || true
 	# errexit does not reach into a command substitution: the last
@@ -51,13 +55,15 @@ part_branches() {
 	git -C "$MBUS_TREE" for-each-ref --format='%(refname) %(objectname)' "refs/heads/$MBUS_BRANCH_PREFIX"
 }
 part_tools() {
-	local d
+	local d path=()
 	dpkg-query -W -f '${Package} ${Version}\n' || return
-	# What is not Debian's: any program the PATH finds (pip's, /usr/local's),
-	# and the Python packages of the two interpreters the stages run.
-	local path=()
+	stat -L -c '%n %s %Y' "$KERNEL_TARBALL" 2>&1 || true
+	# What is not Debian's: any program in a PATH directory (pip's,
+	# /usr/local's), and the package directories of the two Python
+	# interpreters the stages run (by modification time: a package
+	# installed or removed; not an edit inside one).
 	IFS=: read -ra path <<<"$PATH"
-	find "${path[@]}" -maxdepth 1 -printf '%p %s %T@\n' 2>/dev/null | sort || true
+	find -H "${path[@]}" -maxdepth 1 -printf '%p %s %T@\n' 2>/dev/null | sort || true
 	for d in python3 /usr/bin/python3; do
 		"$d" -c 'import os, sys
 for p in sys.path:
@@ -65,36 +71,49 @@ for p in sys.path:
         print(p, os.stat(p).st_mtime_ns)' 2>&1 || true
 	done
 }
+# The environment, and the content of every file a variable names
+# (MBUS_KNOWN_FAILURES=FILE, MBUS_GUEST_INIT=FILE, ...).
 part_settings() {
-	env -0 | sort -z | tr '\0' '\n' | grep -Ev "$volatile" || true
+	local vars=() v files=()
+	mapfile -d '' vars < <(env -0 | sort -z)
+	for v in "${vars[@]}"; do
+		[[ $v =~ $volatile ]] && continue
+		printf '%s\n' "$v"
+		v=${v#*=}
+		[[ $v == /* && -f $v ]] && files+=("$v")
+	done
+	[ "${#files[@]}" -eq 0 ] || sha256sum -- "${files[@]}" 2>&1 || true
 	echo "nproc=$(nproc) kvm=$([ -w /dev/kvm ] && echo yes || echo no)"
 }
 part_guest() {
 	cat "$("$MBUS_TOP/ci/guest-root.sh" --peek 2>/dev/null)/versions" 2>/dev/null || echo "no guest root"
 }
 part_results() {
-	find "$MBUS_RESULTS" -path "$MBUS_RESULTS/tests" -prune -o -type f ! -path "$MBUS_RESULTS/stage-times" \
+	find -H "$MBUS_RESULTS" -path "$MBUS_RESULTS/tests" -prune -o -type f ! -path "$MBUS_RESULTS/stage-times" \
 		-printf '%P %s %T@ %C@\n' 2>/dev/null | sort || true
+}
+part_series() {
+	if [ ! -d "$MBUS_SERIES_DIR" ]; then
+		echo "no directory $MBUS_SERIES_DIR"
+	elif git -C "$MBUS_SERIES_DIR" rev-parse --git-dir >/dev/null 2>&1; then
+		files_in "$MBUS_SERIES_DIR" .
+	else
+		(cd "$MBUS_SERIES_DIR" && find . -type f -print0 | sort -z | xargs -0 -r sha256sum -- 2>&1) || true
+	fi
 }
 # part NAME CMD...: "NAME HASH" of what CMD prints. CMD failing stops the
 # job: a hash of nothing would match every time.
 part() {
 	local h
-	h=$("${@:2}" | hash_text) || die "main job: cannot read its inputs ($1: ${*:2} failed)"
+	h=$("${@:2}" | hash_text) || die "main job: cannot read its inputs ($1: ${*:2} failed; see above)"
 	printf '%s %s\n' "$1" "$h"
 }
 # job_parts: one "NAME HASH" line for each part of what the job reads.
-# What the job writes itself (the postings, the revision branches, the
-# results) is a part of its own.
 job_parts() {
 	part workspace files_in "$MBUS_TOP" . ':!outgoing' ':!MAINTAINERS-notes'
 	part postings files_in "$MBUS_TOP" outgoing MAINTAINERS-notes
-	if [ "$MBUS_SERIES_DIR" != "$MBUS_TOP" ]; then
-		if git -C "$MBUS_SERIES_DIR" rev-parse --git-dir >/dev/null 2>&1; then
-			part series files_in "$MBUS_SERIES_DIR" .
-		else
-			part series bash -c 'cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r sha256sum' _ "$MBUS_SERIES_DIR"
-		fi
+	if [ "$(cd "$MBUS_SERIES_DIR" 2>/dev/null && pwd -P)" != "$(cd "$MBUS_TOP" && pwd -P)" ]; then
+		part series part_series
 	fi
 	part base part_base
 	part branches part_branches
@@ -103,9 +122,10 @@ job_parts() {
 	part guest part_guest
 	part results part_results
 }
-# The parts the job writes: compared with the remembered run, not
-# between the start and the end of a run.
-written='^(postings|branches|results) '
+# The parts the job itself writes (tree.sh the base tree, apply the
+# branches, guest-root.sh the guest's root, render the postings): compared
+# with the remembered run, not between the start and the end of a run.
+written='^(postings|base|branches|guest|results) '
 sel=${REV:-all}
 parts=$(job_parts) || exit
 key=$(cache_key "$0" "$sel" "$parts")

@@ -3,20 +3,24 @@
 # changed, make prints that run's verdicts and redoes nothing, also after a
 # run that applied and rendered anew; a change of any part of its inputs
 # (the fixture series, the workspace's files and modes, what git has
-# committed, the postings, the results, the environment, a program on the
-# PATH, the base tree and the revision branches) runs every stage again
-# and names the part; a failed run, and a run whose inputs changed while it
-# ran, are never remembered; REV=vN is remembered apart. In a copy of the
+# committed, a tracked file deleted, the postings, the results, the
+# environment and a file a variable names, a program on the PATH, the base
+# tree and the revision branches) runs every stage again and names the
+# part, and a run that made the base tree is remembered; a part that
+# cannot be read stops the job; a failed run, and a run whose inputs
+# changed while it ran, are never remembered; REV=vN is remembered apart. In a copy of the
 # workspace whose stage scripts are stubs (ci/main.sh itself is the real
 # one), with its own cache, results, series and a small fixture base tree.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-t_plan 31
+t_plan 38
 
 w="$T_TMP/ws"
 mkdir -p "$w" "$T_TMP/bin"
 cp -a "$T_TOP/." "$w/"
-export T_CALLS="$T_TMP/calls" T_CTL="$T_TMP/ctl"
+# The stubs' control directory (a directory: the content of a file that a
+# variable names is part of the job's key).
+export T_CTL="$T_TMP/ctl"
 mkdir -p "$T_CTL" "$T_TMP/series/series-v1"
 printf 'From 0 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] fixture\n\n---\n' \
 	>"$T_TMP/series/series-v1/0001-fixture.patch"
@@ -34,7 +38,9 @@ echo "fixture stamp" >"$tree/.git/mbus-base-stamp"
 # matrix.sh fails while $T_CTL/matrix-fail exists.
 cat >"$w/ci/each-rev.sh" <<'STUB'
 #!/bin/bash
-echo "each-rev $*" >>"$T_CALLS"
+echo "each-rev $*" >>"$T_CTL/calls"
+# tree.sh makes the base tree's stamp if there is none.
+[ -f "$MBUS_TREE/.git/mbus-base-stamp" ] || echo "fixture stamp" >"$MBUS_TREE/.git/mbus-base-stamp"
 p="$MBUS_SERIES_DIR/series-v1/0001-fixture.patch"
 c=$(git -C "$MBUS_TREE" commit-tree -p mbus-base -m "$(sha256sum <"$p")" "mbus-base^{tree}")
 git -C "$MBUS_TREE" update-ref "refs/heads/${MBUS_BRANCH_PREFIX}v1" "$c"
@@ -54,25 +60,25 @@ echo "REVISION v1 check: OK"
 STUB
 cat >"$w/ci/matrix.sh" <<'STUB'
 #!/bin/bash
-echo "matrix" >>"$T_CALLS"
+echo "matrix" >>"$T_CTL/calls"
 printf '==> matrix\nv1 0001 stub-cell ok\n<== matrix OK\n'
 [ ! -e "$T_CTL/matrix-fail" ]
 STUB
-printf '#!/bin/bash\necho "maintainers" >>"$T_CALLS"\necho "<== maintainers OK"\n' >"$w/ci/maintainers.sh"
-printf '#!/bin/bash\necho "where" >>"$T_CALLS"\necho "Postings of v1: stub"\n' >"$w/ci/where.sh"
+printf '#!/bin/bash\necho "maintainers" >>"$T_CTL/calls"\necho "<== maintainers OK"\n' >"$w/ci/maintainers.sh"
+printf '#!/bin/bash\necho "where" >>"$T_CTL/calls"\necho "Postings of v1: stub"\n' >"$w/ci/where.sh"
 chmod +x "$w"/ci/{each-rev,matrix,maintainers,where}.sh
 
 # job [VAR=VALUE...]: run the real ci/main.sh of the copy; sets out, rc,
 # calls (how many stub stages it started) and rcc ("rc calls").
 job() {
-	: >"$T_CALLS"
+	: >"$T_CTL/calls"
 	rc=0
 	out=$(env -u MBUS_LOCKED -u REV -u MBUS_MAIN_RERUN -u MBUS_GUEST_REFRESH \
 		PATH="$T_TMP/bin:$PATH" MBUS_TREE="$tree" \
 		MBUS_CACHE="$T_TMP/cache" MBUS_STATE="$T_TMP/state" MBUS_RESULTS="$T_TMP/results" \
 		MBUS_SERIES_DIR="$T_TMP/series" MBUS_BRANCH_PREFIX="rev/" "$@" \
 		"$w/ci/main.sh" 2>&1) || rc=$?
-	calls=$(wc -l <"$T_CALLS")
+	calls=$(wc -l <"$T_CTL/calls")
 	rcc="$rc $calls"
 }
 # redone NAME PART: every stage ran, passed, and PART is named as changed.
@@ -121,9 +127,20 @@ redone "an untracked file in the workspace" workspace
 echo "hand edit" >>"$w/outgoing/v1/0001-fixture.patch"
 job
 redone "a posting edited by hand" postings
-git -C "$w" rm -q --cached MAINTAINERS-notes
+# What is committed, alone: an edit staged, the file put back.
+cp "$w/MAINTAINERS-notes" "$T_TMP/notes"
+echo "staged" >>"$w/MAINTAINERS-notes"
+git -C "$w" add MAINTAINERS-notes
+cp "$T_TMP/notes" "$w/MAINTAINERS-notes"
 job
-redone "MAINTAINERS-notes no longer committed (same content)" postings
+redone "the index alone changed (MAINTAINERS-notes: same content, order and mode)" postings
+
+rm "$w/ci/upstream-commits"
+job
+redone "a tracked file deleted (not with git rm)" workspace
+sed -i '1s/^./X/' "$w/ci/known-failures"
+job
+redone "then a same-size edit of another file" workspace
 
 job SPHINXOPTS=-W
 redone "a variable of the environment set" settings
@@ -136,12 +153,31 @@ printf '#!/bin/sh\n' >"$T_TMP/bin/clang"
 job
 redone "a program added to a PATH directory" tools
 
+echo "one entry" >"$T_TMP/kf"
+job MBUS_KNOWN_FAILURES="$T_TMP/kf"
+redone "a variable naming a file" settings
+echo "two entry" >"$T_TMP/kf"
+job MBUS_KNOWN_FAILURES="$T_TMP/kf"
+redone "the file it names edited (same size)" settings
+
+printf '#!/bin/sh\nexit 1\n' >"$T_TMP/bin/dpkg-query"
+chmod +x "$T_TMP/bin/dpkg-query"
+job
+expect_match "a part that cannot be read stops the job, naming it; no stage runs" \
+	"^1 0 .*cannot read its inputs \(tools" "$rcc $(tr '\n' ' ' <<<"$out")"
+rm "$T_TMP/bin/dpkg-query"
+
 git -C "$tree" update-ref refs/heads/rev/v1 mbus-base
 job
 redone "a revision branch of the base tree moved by hand" branches
 echo "another stamp" >"$tree/.git/mbus-base-stamp"
 job
 redone "the base tree's stamp changed" base
+rm "$tree/.git/mbus-base-stamp"
+job
+redone "no base tree yet (its stamp made during the run, as on a fresh machine)" base
+job
+kept "after the run that made the base tree"
 
 job
 kept "then, nothing changed"
