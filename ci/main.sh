@@ -101,35 +101,43 @@ part_series() {
 		(cd "$MBUS_SERIES_DIR" && find . -type f -print0 | sort -z | xargs -0 -r sha256sum -- 2>&1) || true
 	fi
 }
-# part NAME CMD...: "NAME HASH" of what CMD prints. CMD failing stops the
-# job: a hash of nothing would match every time.
+# part NAME CMD...: "NAME HASH" of what CMD prints. CMD failing fails it
+# (a hash of nothing would match every time), naming the part.
 part() {
 	local h
-	h=$("${@:2}" | hash_text) || die "main job: cannot read its inputs ($1: ${*:2} failed; see above)"
+	if ! h=$("${@:2}" | hash_text); then
+		printf 'main job: cannot read its inputs (%s: %s failed; see above)\n' "$1" "${*:2}" >&2
+		return 1
+	fi
 	printf '%s %s\n' "$1" "$h"
 }
 # job_parts: one "NAME HASH" line for each part of what the job reads.
 job_parts() {
-	part workspace files_in "$MBUS_TOP" . ':!outgoing' ':!MAINTAINERS-notes'
-	part postings files_in "$MBUS_TOP" outgoing MAINTAINERS-notes
+	part workspace files_in "$MBUS_TOP" . ':!outgoing' ':!MAINTAINERS-notes' || return
+	part postings files_in "$MBUS_TOP" outgoing MAINTAINERS-notes || return
 	if [ "$(cd "$MBUS_SERIES_DIR" 2>/dev/null && pwd -P)" != "$(cd "$MBUS_TOP" && pwd -P)" ]; then
-		part series part_series
+		part series part_series || return
 	fi
-	part base part_base
-	part branches part_branches
-	part tools part_tools
-	part settings part_settings
-	part guest part_guest
-	part results part_results
+	part base part_base || return
+	part branches part_branches || return
+	part tools part_tools || return
+	part settings part_settings || return
+	part guest part_guest || return
+	part results part_results || return
 }
 # The parts the job itself writes (tree.sh the base tree, apply the
 # branches, guest-root.sh the guest's root, render the postings): compared
 # with the remembered run, not between the start and the end of a run.
 written='^(postings|base|branches|guest|results) '
 sel=${REV:-all}
-parts=$(job_parts) || exit
+# Without its parts, the job cannot tell what changed: it runs every
+# stage, as it would without remembering, and remembers nothing.
+if ! parts=$(job_parts); then
+	info "main job: cannot tell what changed since its last good run: every stage runs, and this run is not remembered"
+	parts=
+fi
 key=$(cache_key "$0" "$sel" "$parts")
-if [ -z "${MBUS_GUEST_REFRESH:-}${MBUS_MAIN_RERUN:-}" ] && cache_has "main-$sel" "$key"; then
+if [ -n "$parts" ] && [ -z "${MBUS_GUEST_REFRESH:-}${MBUS_MAIN_RERUN:-}" ] && cache_has "main-$sel" "$key"; then
 	stage_begin "main job: nothing changed"
 	kept=$(cache_path "main-$sel" "$key")
 	grep '^REVISION ' "$kept/out" || true
@@ -139,7 +147,7 @@ if [ -z "${MBUS_GUEST_REFRESH:-}${MBUS_MAIN_RERUN:-}" ] && cache_has "main-$sel"
 fi
 # Name what differs from the last run that passed.
 last=$(ls -td "$MBUS_STATE/main-$sel-"*/ 2>/dev/null | head -n 1 || true)
-if [ -n "$last" ] && [ -f "$last/parts" ]; then
+if [ -n "$parts" ] && [ -n "$last" ] && [ -f "$last/parts" ]; then
 	changed=$(comm -13 <(sort "$last/parts") <(sort <<<"$parts") | cut -d' ' -f1 | paste -sd' ' -)
 	info "main job: since the run that passed at $(cat "$last/when"), changed: ${changed:-nothing (MBUS_MAIN_RERUN or MBUS_GUEST_REFRESH)}; every stage runs, each keeping what its own inputs allow"
 fi
@@ -162,8 +170,10 @@ set -o errexit
 
 # Remember the run only if nothing it read changed while it ran; what it
 # writes is taken as it left it.
-now=$(job_parts) || exit
-if [ "$(grep -Ev "$written" <<<"$now")" = "$(grep -Ev "$written" <<<"$parts")" ]; then
+now=$(job_parts) || now=
+if [ -z "$parts" ] || [ -z "$now" ]; then
+	info "main job: passed; not remembered (its inputs could not be read)"
+elif [ "$(grep -Ev "$written" <<<"$now")" = "$(grep -Ev "$written" <<<"$parts")" ]; then
 	printf '%s\n' "$now" >"$out/parts"
 	date -u +%FT%TZ >"$out/when"
 	# One remembered run for each selection: the newest.

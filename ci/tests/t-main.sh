@@ -6,14 +6,14 @@
 # committed, a tracked file deleted, the postings, the results, the
 # environment and a file a variable names, a program on the PATH, the base
 # tree and the revision branches) runs every stage again and names the
-# part, and a run that made the base tree is remembered; a part that
-# cannot be read stops the job; a failed run, and a run whose inputs
+# part, and a run that made the base tree is remembered; with a part that
+# cannot be read, every stage runs and nothing is remembered; a failed run, and a run whose inputs
 # changed while it ran, are never remembered; REV=vN is remembered apart. In a copy of the
 # workspace whose stage scripts are stubs (ci/main.sh itself is the real
 # one), with its own cache, results, series and a small fixture base tree.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-t_plan 38
+t_plan 39
 
 w="$T_TMP/ws"
 mkdir -p "$w" "$T_TMP/bin"
@@ -163,8 +163,10 @@ redone "the file it names edited (same size)" settings
 printf '#!/bin/sh\nexit 1\n' >"$T_TMP/bin/dpkg-query"
 chmod +x "$T_TMP/bin/dpkg-query"
 job
-expect_match "a part that cannot be read stops the job, naming it; no stage runs" \
-	"^1 0 .*cannot read its inputs \(tools" "$rcc $(tr '\n' ' ' <<<"$out")"
+expect_match "a part that cannot be read: named, every stage runs, not remembered" \
+	"^0 4 .*cannot read its inputs \(tools.*every stage runs.*not remembered" "$rcc $(tr '\n' ' ' <<<"$out")"
+job
+expect_eq "... the same again: every stage runs again" "0 4" "$rcc"
 rm "$T_TMP/bin/dpkg-query"
 
 git -C "$tree" update-ref refs/heads/rev/v1 mbus-base
