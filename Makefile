@@ -44,6 +44,8 @@ help: ## list the targets and the environment variables a user may set
 #var MBUS_GUEST_MEM    the guest's memory in MiB (default 4096: 1.5 x the measured peak)
 #var MBUS_DEBIAN_MIRROR  the Debian mirror of the guest's userspace (default http://deb.debian.org/debian)
 #var MBUS_GUEST_REFRESH  1: fetch the guest's Debian 13 userspace again
+#var QUICK             1: make boot boots the quick guest (no debug set, vimc only; never a verdict)
+#var MBUS_QUICK_BUILD  the quick kernels' object directory (MBUS_CACHE/build-quick)
 #var MBUS_GUEST_APPEND extra kernel command line of the guest
 #var MBUS_MAIN_RERUN   1: make runs every stage even if nothing changed since its last good run
 #var MBUS_BUILDS       only these configurations of ci/builds (a,b); render refuses while set
@@ -73,8 +75,8 @@ check: deps ## per patch: checkpatch, meta, build, kernel-doc, cocci, htmldocs, 
 	@rc=0; ci/each-rev.sh check csi2-compare builds cocci htmldocs || rc=$$?; \
 		ci/matrix.sh || rc=1; exit $$rc
 
-boot: deps ## boot base and revision in QEMU (vimc, vivid, KUnit) and judge
-	@ci/each-rev.sh apply boot
+boot: deps ## boot base and revision in QEMU (vimc, vivid, KUnit) and judge; QUICK=1: the quick guest
+	@ci/each-rev.sh apply $(if $(filter-out 0 no,$(QUICK)),boot-quick,boot)
 
 kunit: deps ## kunit.py run --arch=x86_64 of the suites a revision adds
 	@ci/each-rev.sh apply kunit

@@ -9,6 +9,8 @@
 #   c  again, after a one-line change in the last patch of the newest revision
 #   d  again, after a one-line change in its first patch
 #   e  the guest stage alone (QEMU and the guest tests), base and each revision
+#   q  the quick guest (make boot QUICK=1) of the newest revision, its quick
+#      kernels built; q-guest: that guest alone, as e
 #   f  the anchor: tools/testing/kunit/kunit.py run --arch=x86_64 from the
 #      same base tree, into its own build directory, cold
 #   g  a plain cold build of the workspace's test configuration (no W=1/C=1,
@@ -115,12 +117,19 @@ for ref in mbus-base $(cd "$ws" && ls -d series-v* | sort -V | sed 's,^series-,r
 	measure "$name" "$MBUS_CACHE" bash -c "'$ws/ci/qemu.sh' '$kdir/bzImage' '$img' '$bench/$name.console' &&
 		grep -q MBUS-DONE '$bench/$name.console' && ! grep -q MBUS-HOST '$bench/$name.console'"
 done
+# q: the quick guest of the newest revision, as a person asks for it while
+# editing (its two quick kernels built from cold), then its guest alone.
+measure q "$MBUS_CACHE" make -C "$ws" boot QUICK=1 REV="${newest#series-}"
+kdir=$(cd "$ws" && ci/kernel.sh --quick "rev/${newest#series-}") || die "bench q: no quick kernel"
+img=$(cd "$ws" && ci/initramfs.sh "$kdir" "$(ci/guest-root.sh)") || die "bench q: no guest image for $kdir"
+measure q-guest "$MBUS_CACHE" bash -c "MBUS_GUEST_APPEND=mbus.quick '$ws/ci/qemu.sh' '$kdir/bzImage' '$img' '$bench/q-guest.console' &&
+	grep -q MBUS-DONE '$bench/q-guest.console' && ! grep -q MBUS-HOST '$bench/q-guest.console'"
 git -C "$MBUS_CACHE/linux" checkout -q --detach mbus-base
 measure f "$bench/kunit" python3 "$MBUS_CACHE/linux/tools/testing/kunit/kunit.py" run \
 	--arch=x86_64 --build_dir="$bench/kunit" --jobs="$JOBS"
 # g: the boot kernel's configuration at the base, without ccache, W=1 or C=1.
 plain="$bench/plain"
-measure g "$plain" env MBUS_STATE="$plain.state" bash -c "'$ws/ci/config.sh' '$plain' '$ws/ci/kernel.config' '$ws/ci/debug.config' &&
+measure g "$plain" env MBUS_STATE="$plain.state" bash -c "'$ws/ci/config.sh' mbus-base '$plain' '$ws/ci/kernel.config' '$ws/ci/debug.config' &&
 	make -C '$MBUS_CACHE/linux' O='$plain' ARCH=x86_64 -j$JOBS -s bzImage modules"
 
 # stage_sum ROW STAGES: the seconds of the stages (an ERE) of the newest
@@ -144,6 +153,7 @@ summary=$({
 	awk '$1 ~ /^e-/ { print $1 }' "$results" | while read -r e; do
 		echo "$e = $(col "$e") s   (target <= 60 s per revision)"
 	done
+	echo "q-guest = $(col q-guest) s   (the quick guest; target <= 20 s)"
 	echo
 	for r in a c d; do
 		echo "slowest stages of $r:"

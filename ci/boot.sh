@@ -9,11 +9,22 @@
 # Every verdict in <name>/boot/ records boot_inputs <name>; boot.verdict
 # sums up the BOOT_CHECKS of ci/checks.
 #
-# usage: boot.sh REV      (results in $MBUS_RESULTS/REV/boot and .../base/boot)
+# --quick (make boot QUICK=1): the quick guest, for the loop of editing a
+# patch: the kernel without the debug set (ci/kernel.sh --quick), the
+# guest's quick steps (ci/guest/init: the series' own tests, vimc's
+# compliance and libcamera), judged by the same checks against the base's
+# quick run. Its results go to $MBUS_RESULTS/quick/, which nothing else
+# reads: it is never a verdict of the revision (render wants the full one).
+#
+# usage: boot.sh [--quick] REV
+#   (results in $MBUS_RESULTS/REV/boot and .../base/boot; with --quick, in
+#   $MBUS_RESULTS/quick/REV and .../quick/base)
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-rev=${1:?usage: boot.sh REV}
+quick=()
+[ "${1:-}" != --quick ] || { quick=(--quick); shift; }
+rev=${1:?usage: boot.sh [--quick] REV}
 [ "${MBUS_LOCKED:-}" ] || take_lock "$@"
 revision_patches "$rev" >/dev/null
 base=$(base_commit)
@@ -22,11 +33,13 @@ base=$(base_commit)
 boot_one() {
 	local name=$1 commit=$2 basedir=${3:-} kdir img key out inputs t0 chk v r failed=0
 	out="$MBUS_RESULTS/$name/boot"
+	[ -z "${quick[*]}" ] || out="$MBUS_RESULTS/quick/$name"
+	mkdir -p "${out%/*}"
 	inputs=$(boot_inputs "$name")
-	stage_begin "boot $name"
+	stage_begin "boot${quick:+ (quick)} $name"
 	rm -rf "$out"
 	mkdir -p "$out"
-	if ! kdir=$("$MBUS_TOP/ci/kernel.sh" "$commit"); then
+	if ! kdir=$("$MBUS_TOP/ci/kernel.sh" "${quick[@]}" "$commit"); then
 		verdict_write "$out/boot.verdict" FAIL "$inputs" "the kernel does not build"
 		stage_end FAIL "the kernel of $name does not build"
 		return 1
@@ -36,7 +49,7 @@ boot_one() {
 		stage_end FAIL "the guest image of $name could not be made"
 		return 1
 	fi
-	key=$(cache_key "$0" "$inputs" "$kdir" "$img" "$(cat "$basedir/key" 2>/dev/null)")
+	key=$(cache_key "$0" "${quick[@]}" "$inputs" "$kdir" "$img" "$(cat "$basedir/key" 2>/dev/null)")
 	if cache_get boot "$key" "$out"; then
 		info "  $name: guest run and verdicts of identical inputs reused (guest took $(cat "$out/guest-seconds")s)"
 	else
@@ -44,15 +57,16 @@ boot_one() {
 		cp "$groot/versions" "$out/guest-versions"
 		info "  $name: booting $(basename "$img") under QEMU"
 		t0=$(date +%s)
-		"$MBUS_TOP/ci/qemu.sh" "$kdir/bzImage" "$img" "$out/console.log"
+		MBUS_GUEST_APPEND="${MBUS_GUEST_APPEND:-}${quick:+ mbus.quick}" \
+			"$MBUS_TOP/ci/qemu.sh" "$kdir/bzImage" "$img" "$out/console.log"
 		echo $(($(date +%s) - t0)) >"$out/guest-seconds"
 		info "  $name: guest stage $(cat "$out/guest-seconds")s ($(cat "$out/console.log.accel"))"
 		# (boot_one runs without errexit when called in a condition: every
 		# step that can fail is tested here, and nothing partial is kept.)
 		if [ -n "$basedir" ]; then
-			"$MBUS_TOP/ci/judge.sh" "$out" "$inputs" "$basedir" "$(boot_inputs base)" "$base" "$commit"
+			"$MBUS_TOP/ci/judge.sh" "${quick[@]}" "$out" "$inputs" "$basedir" "$(boot_inputs base)" "$base" "$commit"
 		else
-			"$MBUS_TOP/ci/judge.sh" "$out" "$inputs"
+			"$MBUS_TOP/ci/judge.sh" "${quick[@]}" "$out" "$inputs"
 		fi || {
 			verdict_write "$out/boot.verdict" FAIL "$inputs" "the judge failed: $(tail -n 1 "$out/judge.err" 2>/dev/null)"
 			stage_end FAIL "the judge of $name failed"
@@ -94,8 +108,10 @@ boot_one() {
 groot=$("$MBUS_TOP/ci/guest-root.sh") || die "boot $rev: no guest userspace (ci/guest-root.sh failed)"
 
 # The base, the reference: its failures are listed, never a revision's.
+basedir="$MBUS_RESULTS/base/boot"
+[ -z "${quick[*]}" ] || basedir="$MBUS_RESULTS/quick/base"
 if ! boot_one base "$base"; then
-	info "  base: the unpatched base fails its own boot checks (see $MBUS_RESULTS/base/boot)"
+	info "  base: the unpatched base fails its own boot checks (see $basedir)"
 fi
 tip=$(rev_tip "$rev")
-boot_one "$rev" "$tip" "$MBUS_RESULTS/base/boot"
+boot_one "$rev" "$tip" "$basedir"

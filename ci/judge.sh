@@ -4,18 +4,21 @@
 # <reason>"; this writes them with verdict_write, each with INPUTS, the key
 # of what the run was made from. A check the judge says nothing of fails.
 #
-# usage: judge.sh DIR INPUTS [BASEDIR BASE_INPUTS [BASE_COMMIT TIP]]
-#   no BASEDIR: DIR is the base, the reference; with BASE_COMMIT and TIP,
+# usage: judge.sh [--quick] DIR INPUTS [BASEDIR BASE_INPUTS [BASE_COMMIT TIP]]
+#   --quick: a run of the quick guest (ci/boot.sh --quick, vimc only).
+#   No BASEDIR: DIR is the base, the reference; with BASE_COMMIT and TIP,
 #   the suites of the .kunitconfig files TIP adds or changes must have run.
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-dir=${1:?usage: judge.sh DIR INPUTS [BASEDIR BASE_INPUTS [BASE_COMMIT TIP]]}
+quick=()
+[ "${1:-}" != --quick ] || { quick=(--quick); shift; }
+dir=${1:?usage: judge.sh [--quick] DIR INPUTS [BASEDIR BASE_INPUTS [BASE_COMMIT TIP]]}
 inputs=${2:?usage: judge.sh DIR INPUTS ...}
 basedir=${3:-} base_inputs=${4:-} base_commit=${5:-} tip=${6:-}
 MBUS_KUNIT_DIR="$(base_tools)/tools/testing/kunit"
 export MBUS_KUNIT_DIR
-judge=(python3 "$MBUS_TOP/ci/judge.py" "$dir")
+judge=(python3 "$MBUS_TOP/ci/judge.py" "${quick[@]}" "$dir")
 if [ -n "$basedir" ]; then
 	judge+=(--base "$basedir")
 	read -r v _ < <(verdict_read "$basedir/compliance.verdict" "$base_inputs")

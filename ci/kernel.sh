@@ -8,28 +8,37 @@
 # .config must still grant every option the fragments ask for. Prints the
 # kernel's directory.
 #
-# usage: kernel.sh COMMIT
+# --quick: the kernel of the quick guest (make boot QUICK=1): without the
+# debug set, in its own object directory ($MBUS_QUICK_BUILD).
+#
+# usage: kernel.sh [--quick] COMMIT
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 # (It checks out commits in the base tree: one run at a time.)
 [ "${MBUS_LOCKED:-}" ] || take_lock "$@"
 
-commit=$(git -C "$MBUS_TREE" rev-parse --verify -q "${1:?usage: kernel.sh COMMIT}^{commit}") ||
-	die "kernel.sh: no commit $1 in $MBUS_TREE"
+label=kernel flavour=debug obj=$MBUS_BOOT_BUILD
 frags=("$MBUS_TOP/ci/kernel.config" "$MBUS_TOP/ci/debug.config" "$MBUS_TOP/ci/guest/kernel.config")
-key=$(cache_key "$0" "$commit" "$(hash_files "${frags[@]}" "$MBUS_TOP/ci/config.sh")")
+if [ "${1:-}" = --quick ]; then
+	shift
+	label="kernel (quick)" flavour=quick obj=${MBUS_QUICK_BUILD:-$MBUS_CACHE/build-quick}
+	frags=("$MBUS_TOP/ci/kernel.config" "$MBUS_TOP/ci/guest/kernel.config")
+fi
+commit=$(git -C "$MBUS_TREE" rev-parse --verify -q "${1:?usage: kernel.sh [--quick] COMMIT}^{commit}") ||
+	die "kernel.sh: no commit $1 in $MBUS_TREE"
+key=$(cache_key "$0" "$flavour" "$commit" "$(hash_files "${frags[@]}" "$MBUS_TOP/ci/config.sh")")
 kdir=$(cache_path kernel "$key")
 if cache_has kernel "$key"; then
 	echo "$kdir"
 	exit 0
 fi
-stage_begin "kernel $(git -C "$MBUS_TREE" rev-parse --short=12 "$commit")" >&2
-"$MBUS_TOP/ci/config.sh" "$commit" "$MBUS_BOOT_BUILD" "${frags[@]}" >&2
+stage_begin "$label $(git -C "$MBUS_TREE" rev-parse --short=12 "$commit")" >&2
+"$MBUS_TOP/ci/config.sh" "$commit" "$obj" "${frags[@]}" >&2
 tree_checkout "$commit"
 new=$(mktemp -d "$MBUS_CACHE/kernel-new.XXXXXX")
 trap 'rm -rf "$new"' EXIT
 kmake() {
-	make -C "$MBUS_TREE" O="$MBUS_BOOT_BUILD" ARCH=x86_64 CC="ccache gcc" \
+	make -C "$MBUS_TREE" O="$obj" ARCH=x86_64 CC="ccache gcc" \
 		-j"$JOBS" -s "$@"
 }
 if ! kmake bzImage modules >"$new/build.log" 2>&1 ||
@@ -40,12 +49,11 @@ if ! kmake bzImage modules >"$new/build.log" 2>&1 ||
 	stage_end FAIL "build failed: $(grep -m1 -E 'error' "$new/build.log" || tail -n 1 "$new/build.log")" >&2
 	exit 1
 fi
-if ! lost=$("$MBUS_TOP/ci/config.sh" --validate "$commit" "$MBUS_BOOT_BUILD" "${frags[@]}" 2>&1); then
+if ! lost=$("$MBUS_TOP/ci/config.sh" --validate "$commit" "$obj" "${frags[@]}" 2>&1); then
 	stage_end FAIL "${lost:-config.sh --validate failed without saying why}" >&2
 	exit 1
 fi
-cp "$MBUS_BOOT_BUILD/arch/x86/boot/bzImage" "$MBUS_BOOT_BUILD/usr/gen_init_cpio" \
-	"$MBUS_BOOT_BUILD/.config" "$new/"
+cp "$obj/arch/x86/boot/bzImage" "$obj/usr/gen_init_cpio" "$obj/.config" "$new/"
 cache_put kernel "$key" "$new"
 stage_end OK "$(du -sh "$kdir" | cut -f1) in $kdir" >&2
 echo "$kdir"

@@ -89,7 +89,7 @@ part_guest() {
 	cat "$("$MBUS_TOP/ci/guest-root.sh" --peek 2>/dev/null)/versions" 2>/dev/null || echo "no guest root"
 }
 part_results() {
-	find -H "$MBUS_RESULTS" -path "$MBUS_RESULTS/tests" -prune -o -type f ! -path "$MBUS_RESULTS/stage-times" \
+	find -H "$MBUS_RESULTS" \( -path "$MBUS_RESULTS/tests" -o -path "$MBUS_RESULTS/quick" \) -prune -o -type f ! -path "$MBUS_RESULTS/stage-times" \
 		-printf '%P %s %T@ %C@\n' 2>/dev/null | sort || true
 }
 part_series() {
