@@ -29,13 +29,24 @@ rev=${1:?usage: boot.sh [--quick] REV}
 revision_patches "$rev" >/dev/null
 base=$(base_commit)
 
+# inputs_of NAME: the key its verdicts record: boot_inputs, and for the
+# quick guest that key and "quick" (a quick verdict never reads as current
+# where a full one is wanted).
+inputs_of() {
+	if [ -n "${quick[*]}" ]; then
+		printf '%s quick\n' "$(boot_inputs "$1")" | hash_text
+	else
+		boot_inputs "$1"
+	fi
+}
+
 # boot_one NAME COMMIT [BASEDIR]: kernel, image, guest run, verdicts.
 boot_one() {
 	local name=$1 commit=$2 basedir=${3:-} kdir img key out inputs t0 chk v r failed=0
 	out="$MBUS_RESULTS/$name/boot"
 	[ -z "${quick[*]}" ] || out="$MBUS_RESULTS/quick/$name"
 	mkdir -p "${out%/*}"
-	inputs=$(boot_inputs "$name")
+	inputs=$(inputs_of "$name")
 	stage_begin "boot${quick:+ (quick)} $name"
 	rm -rf "$out"
 	mkdir -p "$out"
@@ -64,7 +75,7 @@ boot_one() {
 		# (boot_one runs without errexit when called in a condition: every
 		# step that can fail is tested here, and nothing partial is kept.)
 		if [ -n "$basedir" ]; then
-			"$MBUS_TOP/ci/judge.sh" "${quick[@]}" "$out" "$inputs" "$basedir" "$(boot_inputs base)" "$base" "$commit"
+			"$MBUS_TOP/ci/judge.sh" "${quick[@]}" "$out" "$inputs" "$basedir" "$(inputs_of base)" "$base" "$commit"
 		else
 			"$MBUS_TOP/ci/judge.sh" "${quick[@]}" "$out" "$inputs"
 		fi || {

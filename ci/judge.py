@@ -116,6 +116,10 @@ def check_guest(run):
 	oom = [l for l in run.lines if re.search(r'Out of memory: Killed process|invoked oom-killer', l)]
 	if oom:
 		problems.append(f'OOM kill in the guest: {oom[0].strip()}')
+	quick = any(re.match(r'^MBUS-GUEST .* quick$', l) for l in run.lines)
+	if quick != run.quick:
+		problems.append('a quick guest judged as a full one' if quick else
+				'a full guest (or none) judged as a quick one: the console has no quick guest')
 	steps = run.steps()
 	for name, rc, _ in steps:
 		if name.startswith(('compliance-', 'libcamera-')) or name == 'mbus-test':

@@ -14,7 +14,7 @@
 quick=()
 [ "${1:-}" != --quick ] || { quick=(--quick); shift; }
 dir=${1:?usage: judge.sh [--quick] DIR INPUTS [BASEDIR BASE_INPUTS [BASE_COMMIT TIP]]}
-inputs=${2:?usage: judge.sh DIR INPUTS ...}
+inputs=${2:?usage: judge.sh [--quick] DIR INPUTS ...}
 basedir=${3:-} base_inputs=${4:-} base_commit=${5:-} tip=${6:-}
 MBUS_KUNIT_DIR="$(base_tools)/tools/testing/kunit"
 export MBUS_KUNIT_DIR
