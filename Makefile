@@ -76,7 +76,9 @@ check: deps ## per patch: checkpatch, meta, build, kernel-doc, cocci, htmldocs, 
 		ci/matrix.sh || rc=1; exit $$rc
 
 boot: deps ## boot base and revision in QEMU (vimc, vivid, KUnit) and judge; QUICK=1: the quick guest
-	@ci/each-rev.sh apply $(if $(filter-out 0 no,$(QUICK)),boot-quick,boot)
+	@case "$(QUICK)" in "" | 0 | no) stage=boot ;; 1 | yes) stage=boot-quick ;; \
+		*) echo "make boot: QUICK=$(QUICK): say QUICK=1 (or yes), or nothing" >&2; exit 2 ;; esac; \
+		ci/each-rev.sh apply $$stage
 
 kunit: deps ## kunit.py run --arch=x86_64 of the suites a revision adds
 	@ci/each-rev.sh apply kunit

@@ -3,9 +3,9 @@
 # changed, make prints that run's verdicts and redoes nothing, also after a
 # run that applied and rendered anew; a change of any part of its inputs
 # (the fixture series, the workspace's files and modes, what git has
-# committed, a tracked file deleted, the postings, the results, the
-# environment and a file a variable names, a program on the PATH, the base
-# tree and the revision branches) runs every stage again and names the
+# committed, a tracked file deleted, the postings, the results (not a
+# quick guest's), the environment and a file a variable names, a program
+# on the PATH, the base tree and the revision branches) runs every stage again and names the
 # part, and a run that made the base tree is remembered; with a part that
 # cannot be read, every stage runs and nothing is remembered; a failed run, and a run whose inputs
 # changed while it ran, are never remembered; REV=vN is remembered apart. In a copy of the
@@ -13,7 +13,7 @@
 # one), with its own cache, results, series and a small fixture base tree.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-t_plan 39
+t_plan 40
 
 w="$T_TMP/ws"
 mkdir -p "$w" "$T_TMP/bin"
@@ -106,6 +106,11 @@ job
 redone "a patch changed" series
 job
 kept "after a run that applied and rendered anew (branch and postings moved)"
+
+mkdir -p "$T_TMP/results/quick/v1"
+echo "OK 0123456789abcdef a quick run" >"$T_TMP/results/quick/v1/boot.verdict"
+job
+kept "a quick guest's run (results/quick/, which the job does not read)"
 
 touch -d '2001-01-01' "$T_TMP/results/v1/0001/checkpatch.verdict"
 job
