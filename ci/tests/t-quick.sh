@@ -9,7 +9,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 14
+t_plan 15
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 rev=$(bash -c '. ci/lib.sh && revisions' | tail -n 1)
