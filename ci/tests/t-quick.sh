@@ -14,7 +14,6 @@ t_plan 15
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 rev=$(bash -c '. ci/lib.sh && revisions' | tail -n 1)
 res=${MBUS_RESULTS:-$MBUS_CACHE/results}
-state=${MBUS_STATE:-$MBUS_CACHE/state}
 
 # --- the newest revision, through the Makefile, as a person asks for it
 # (no earlier quick run's files: what is read below is this run's)
@@ -96,7 +95,8 @@ if [ -f "$T_TMP/results/quick/v1/kernel.config" ] && kdir=$(ci/kernel.sh --quick
 	img=$(ci/initramfs.sh "$kdir" "$(ci/guest-root.sh --peek)" 2>/dev/null) && rm -f "$img"
 	rm -rf "$kdir"
 fi
-[ ! -f "$T_TMP/results/quick/v1/key" ] || rm -rf "$state/boot-$(cat "$T_TMP/results/quick/v1/key")"
+[ ! -f "$T_TMP/results/quick/v1/key" ] ||
+	rm -rf "$(bash -c '. ci/lib.sh && cache_path boot "$1"' _ "$(cat "$T_TMP/results/quick/v1/key")")"
 git -C "$T_TREE" branch -D -q test/v1 2>/dev/null
 
 t_done
