@@ -45,14 +45,13 @@ help: ## list the targets and the environment variables a user may set
 #var MBUS_DEBIAN_MIRROR  the Debian mirror of the guest's userspace (default http://deb.debian.org/debian)
 #var MBUS_GUEST_REFRESH  1: fetch the guest's Debian 13 userspace again
 #var QUICK             1: make boot boots the quick guest (no debug set, vimc only; never a verdict)
-#var MBUS_QUICK_BUILD  the quick kernels' object directory (MBUS_CACHE/build-quick)
 #var MBUS_GUEST_APPEND extra kernel command line of the guest
 #var MBUS_MAIN_RERUN   1: make runs every stage even if nothing changed since its last good run
 #var MBUS_BUILDS       only these configurations of ci/builds (a,b); render refuses while set
 #var CCACHE_DIR        ccache's directory (default: in the cache)
 #var BENCH_DIR         the benchmark's scratch directory (default /var/tmp/mbus-bench)
 #var MBUS_TREE         the base tree (default: MBUS_CACHE/linux)
-#var MBUS_BUILD        the check build's object directory (MBUS_CACHE/build)
+#var MBUS_BUILD        the check build's object directory, the quick kernels' too (MBUS_CACHE/build)
 #var MBUS_BOOT_BUILD   the boot kernels' object directory (MBUS_CACHE/build-boot)
 #var MBUS_RESULTS      the results (MBUS_CACHE/results)
 #var MBUS_STATE        the kept results, by key (MBUS_CACHE/state)

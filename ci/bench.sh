@@ -10,8 +10,8 @@
 #   d  again, after a one-line change in its first patch
 #   e  the guest stage alone (QEMU and the guest tests), base and each revision
 #   q  the quick guest (make boot QUICK=1) of the newest revision, its two
-#      quick kernels built (ccache warm from a-d); q-guest: that guest
-#      alone, as e
+#      quick kernels built in the check build's object directory (left by
+#      a-d at the newest tip); q-guest: that guest alone, as e
 #   f  the anchor: tools/testing/kunit/kunit.py run --arch=x86_64 from the
 #      same base tree, into its own build directory, cold
 #   g  a plain cold build of the workspace's test configuration (no W=1/C=1,
@@ -30,7 +30,7 @@ bench=${BENCH_DIR:-/var/tmp/mbus-bench}
 rm -rf "$bench"
 mkdir -p "$bench"
 export MBUS_CACHE="$bench/cache" CCACHE_DIR="$bench/cache/ccache"
-unset MBUS_TREE MBUS_BUILD MBUS_BOOT_BUILD MBUS_QUICK_BUILD MBUS_RESULTS MBUS_STATE
+unset MBUS_TREE MBUS_BUILD MBUS_BOOT_BUILD MBUS_RESULTS MBUS_STATE
 ws="$bench/ws"
 git clone -q "$MBUS_TOP" "$ws"
 results="$bench/bench.txt"
@@ -119,8 +119,9 @@ for ref in mbus-base $(cd "$ws" && ls -d series-v* | sort -V | sed 's,^series-,r
 		grep -q MBUS-DONE '$bench/$name.console' && ! grep -q MBUS-HOST '$bench/$name.console'"
 done
 # q: the quick guest of the newest revision, as a person asks for it while
-# editing (its two quick kernels built in an empty object directory, ccache
-# warm from the rows before), then its guest alone.
+# editing (its two quick kernels built in the check build's object
+# directory, which the rows before left at the newest revision's tip), then
+# its guest alone.
 measure q "$MBUS_CACHE" make -C "$ws" boot QUICK=1 REV="${newest#series-}"
 kdir=$(cd "$ws" && ci/kernel.sh --quick "rev/${newest#series-}") || die "bench q: no quick kernel"
 img=$(cd "$ws" && ci/initramfs.sh "$kdir" "$(ci/guest-root.sh)") || die "bench q: no guest image for $kdir"

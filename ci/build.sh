@@ -24,6 +24,12 @@ log="$out/build.log"
 frag="$MBUS_TOP/ci/kernel.config"
 "$MBUS_TOP/ci/config.sh" "$commit" "$MBUS_BUILD" "$frag"
 tree_checkout "$commit"
+# Objects a quick kernel build compiled and did not get to remove (a killed
+# ci/kernel.sh --quick): compiled again here, so that their warnings count.
+if [ -f "$MBUS_BUILD/.mbus-quick-stamp" ]; then
+	find "$MBUS_BUILD" -name '*.o' -newer "$MBUS_BUILD/.mbus-quick-stamp" -delete
+	rm -f "$MBUS_BUILD/.mbus-quick-stamp"
+fi
 for f in "$@"; do
 	[ ! -f "$MBUS_TREE/$f" ] || touch "$MBUS_TREE/$f"
 done

@@ -38,7 +38,7 @@ frag="$MBUS_TOP/ci/kernel.config"
 "$MBUS_TOP/ci/config.sh" "$base" "$MBUS_BUILD" "$frag"
 ref=$(cache_key "$MBUS_TOP/ci/build.sh" "$base" "$(hash_files "$MBUS_BUILD/.config")")
 if ! cache_has reference "$ref"; then
-	info "check $rev: full reference build of the base $(git -C "$MBUS_TREE" rev-parse --short=12 "$base") (W=1 C=1; cold: about 10 minutes on 2 cores)"
+	info "check $rev: full reference build of the base $(git -C "$MBUS_TREE" rev-parse --short=12 "$base") (W=1 C=1; cold: about 16 minutes on 2 cores)"
 	refout=$(mktemp -d)
 	rm -rf "${MBUS_BUILD:?}"
 	if ! MBUS_INPUTS=$ref "$MBUS_TOP/ci/build.sh" "$base" - "$refout/warnings" "$refout"; then

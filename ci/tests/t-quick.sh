@@ -5,11 +5,12 @@
 # full verdict as it was; a quick console is never taken for a full one nor
 # a full one for a quick one; and the quick guest can fail: a revision that
 # breaks libcamera (a vimc sensor link made mutable) fails its quick boot,
-# naming libcamera.
+# naming libcamera; its kernel, built in the check build's object
+# directory, leaves there nothing that a check did not compile.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 15
+t_plan 16
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 rev=$(bash -c '. ci/lib.sh && revisions' | tail -n 1)
@@ -85,8 +86,15 @@ expect_match "the quick judge fails a quick run without vimc's compliance summar
 c=$(fixture_commit "$base" "media: vimc: fixture: sensor B to debayer B mutable" -- \
 	drivers/media/test-drivers/vimc/vimc-core.c \
 	'/Sensor B (Pad 0)->(Pad 0) Debayer B/{n;n;s/MEDIA_LNK_FL_ENABLED | MEDIA_LNK_FL_IMMUTABLE/MEDIA_LNK_FL_ENABLED/}')
+touch "$T_TMP/before-mutable"
 fixture_stage "$base" "$c" ci/boot-quick.sh >"$T_TMP/mutable.log" 2>&1
 expect_eq "the quick boot of that revision exits non-zero" "1" "$?"
+# Its kernel was built in the check build's object directory, at a commit
+# no check built: none of what that compiled may stay there, or the next
+# check would find it up to date and never see its warnings.
+obj=${MBUS_BUILD:-$MBUS_CACHE/build}
+expect_eq "the quick build left no object it compiled, and no stamp, in the check's object directory" \
+	"0 absent" "$(find "$obj" -name '*.o' -newer "$T_TMP/before-mutable" | wc -l) $([ -e "$obj/.mbus-quick-stamp" ] && echo present || echo absent)"
 expect_match "a revision that makes a vimc sensor link mutable fails its quick boot, naming libcamera" \
 	'^FAIL .*captured 0 of [0-9]+ frames.*this revision breaks libcamera on vimc' \
 	"$(cut -d' ' -f1,3- "$T_TMP/results/quick/v1/libcamera.verdict" 2>/dev/null)"
