@@ -6,9 +6,10 @@
 # committed, a tracked file deleted, the postings, the results (not a
 # quick guest's), the environment and a file a variable names, a program
 # on the PATH, the base tree and the revision branches) runs every stage
-# again and names the part, and a run that made the base tree is remembered; with a part that
-# cannot be read, every stage runs and nothing is remembered; a failed run, and a run whose inputs
-# changed while it ran, are never remembered; REV=vN is remembered apart. In a copy of the
+# again and names the part, and a run that made the base tree is
+# remembered; with a part that cannot be read, every stage runs and nothing
+# is remembered; a failed run, and a run whose inputs changed while it ran,
+# are never remembered; REV=vN is remembered apart. In a copy of the
 # workspace whose stage scripts are stubs (ci/main.sh itself is the real
 # one), with its own cache, results, series and a small fixture base tree.
 # shellcheck source=ci/tests/lib.sh
