@@ -88,26 +88,9 @@ measure b "$MBUS_CACHE" make -C "$ws"
 newest=$(cd "$ws" && ls -d series-v* | sort -V | tail -n 1)
 last=$(ls "$ws/$newest"/*.patch | tail -n 1)
 first=$(ls "$ws/$newest"/*.patch | head -n 1)
-# A one-line change: a word in an added C comment that no patch of the
-# revision uses as context (so the series still applies), on a line short
-# enough to stay within 80 columns.
-onechange() {
-	local f=$1 line n
-	while IFS= read -r line; do
-		grep -qxF " ${line#+}" "$(dirname "$f")"/*.patch && continue
-		# "bench: " adds 7 columns: the line must stay within 80 (tabs
-		# as 8), or checkpatch fails it and row c times a failing run.
-		[ "$(printf '%s' "${line#+}" | expand | wc -L)" -le 73 ] || continue
-		n=$(grep -nxF -m1 -- "$line" "$f" | cut -d: -f1)
-		sed -i "${n}s|/\\* |/* bench: |" "$f"
-		info "  bench: changed $(basename "$f") line $n: $(sed -n "${n}p" "$f" | cut -c1-90)"
-		return 0
-	done < <(grep -E '^\+.*/\* [A-Za-z]' "$f")
-	die "bench: no comment line of $f to change"
-}
-onechange "$last"
+"$MBUS_TOP/ci/onechange.sh" "$last" || die "bench c: no one-line change in $last"
 measure c "$MBUS_CACHE" make -C "$ws"
-onechange "$first"
+"$MBUS_TOP/ci/onechange.sh" "$first" || die "bench d: no one-line change in $first"
 measure d "$MBUS_CACHE" make -C "$ws"
 # e: the guest stage alone (QEMU with the guest tests, the kernel and image
 # already built), for the base and every revision's tip.

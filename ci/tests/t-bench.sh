@@ -1,0 +1,75 @@
+#!/bin/bash
+# The benchmark's one-line change (ci/onechange.sh, rows c and d of
+# ci/bench.sh) can be made in the first and the last patch of every
+# revision: one line changed in each, the revision still applies to the
+# base, and checkpatch still passes the changed patches (otherwise the rows
+# would time a failing run). It never takes a line another patch uses as
+# context, and a patch with no C line to change fails, named.
+# shellcheck source=ci/tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$T_TOP" || exit 1
+mapfile -t revs < <(compgen -G "$T_TOP/series-v*" | sed 's,.*/series-,,' | sort -V)
+t_plan $((5 * ${#revs[@]} + 2))
+
+cp_verdict() {   # PATCH NAME: the checkpatch verdict of PATCH
+	mkdir -p "$T_TMP/cp-$2"
+	MBUS_INPUTS=0123456789abcdef ci/checkpatch.sh "$1" "$T_TMP/cp-$2" >/dev/null 2>&1
+	cut -d' ' -f1,3- "$T_TMP/cp-$2/checkpatch.verdict" 2>/dev/null || echo "no verdict"
+}
+for rev in "${revs[@]}"; do
+	dir="$T_TMP/series/series-$rev"
+	mkdir -p "$dir"
+	cp "$T_TOP/series-$rev"/*.patch "$dir/"
+	mapfile -t ends < <(compgen -G "$dir/*.patch" | sort | sed -n '1p;$p')
+	for which in first last; do
+		p=${ends[0]}
+		[ "$which" = first ] || p=${ends[1]}
+		ci/onechange.sh "$p" >/dev/null 2>&1 || true
+		changed=$(diff "$T_TOP/series-$rev/$(basename "$p")" "$p" | grep -cE '^[<>]')
+		added=$(diff "$T_TOP/series-$rev/$(basename "$p")" "$p" | grep -cE '^> \+.* /\* bench \*/$')
+		expect_eq "$rev's $which patch: one added line changed" "2 lines, 1 bench" "$changed lines, $added bench"
+	done
+	expect_match "$rev applies to the base after both changes" '^<== apply .* OK' \
+		"$(ws ci/apply.sh "$rev" 2>&1)"
+	for p in "${ends[@]}"; do
+		expect_match "$rev: checkpatch passes the changed $(basename "$p" | cut -c1-20)" '^OK ' \
+			"$(cp_verdict "$p" "$rev-$(basename "$p" .patch)")"
+	done
+done
+
+# A line that another patch of the revision has as context, or removes,
+# is not taken.
+mkdir -p "$T_TMP/ctx"
+cat >"$T_TMP/ctx/0001-a.patch" <<'EOF'
+diff --git a/drivers/x.c b/drivers/x.c
+--- a/drivers/x.c
++++ b/drivers/x.c
+@@ -1,0 +1,3 @@
++int a;
++int b;
++int c;
+EOF
+cat >"$T_TMP/ctx/0002-b.patch" <<'EOF'
+diff --git a/drivers/x.c b/drivers/x.c
+--- a/drivers/x.c
++++ b/drivers/x.c
+@@ -1,2 +1,2 @@
+ int a;
+-int b;
++int d;
+EOF
+ci/onechange.sh "$T_TMP/ctx/0001-a.patch" >/dev/null 2>&1 || true
+expect_eq "a line that another patch has as context or removes is not changed" \
+	"+int a;|+int b;|+int c; /* bench */" "$(sed -n '5,7p' "$T_TMP/ctx/0001-a.patch" | paste -sd '|')"
+# A patch with nothing of C to change: fails, naming the file and why.
+mkdir -p "$T_TMP/doc"
+cat >"$T_TMP/doc/0001-doc.patch" <<'EOF'
+diff --git a/Documentation/x.rst b/Documentation/x.rst
+--- a/Documentation/x.rst
++++ b/Documentation/x.rst
+@@ -1,0 +1,1 @@
++int a;
+EOF
+expect_fail "a patch with no C line to change fails, named" \
+	"0001-doc.patch: no added line of C code to change" ci/onechange.sh "$T_TMP/doc/0001-doc.patch"
+t_done
