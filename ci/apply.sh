@@ -1,7 +1,9 @@
 #!/bin/bash
 # Stage "apply": git am a revision's patches onto the base commit, on the
-# branch rev/<rev> of the base tree. On failure: name the patch and the hunk,
-# git am --abort, and leave the base commit and other branches as they were.
+# branch rev/<rev> of the base tree, in its side tree (ci/side-tree.sh): the
+# base tree's checkout is not moved. On failure: name the patch and the
+# hunk, git am --abort, and leave the base commit and other branches as
+# they were.
 #
 # usage: apply.sh REV
 # shellcheck source=ci/lib.sh
@@ -18,7 +20,8 @@ inputs=$(input_hash "$rev")
 # The commits are the same every time (fixed identity and dates): the tip
 # a git am of these patches gave is kept, and a branch that is still at it
 # is not made again.
-key=$(cache_key "$0" "$inputs" "$BASE_IDENT_NAME <$BASE_IDENT_EMAIL>" "$(git --version)")
+key=$(cache_key "$0" "$inputs" "$BASE_IDENT_NAME <$BASE_IDENT_EMAIL>" "$(git --version)" \
+	"$(hash_files "$MBUS_TOP/ci/side-tree.sh")")
 kept=$(cat "$(cache_path apply "$key")/tip" 2>/dev/null || true)
 if [ -n "$kept" ] && [ "$(git -C "$MBUS_TREE" rev-parse -q --verify "$MBUS_BRANCH_PREFIX$rev" || true)" = "$kept" ]; then
 	mkdir -p "$MBUS_RESULTS/$rev"
@@ -28,8 +31,9 @@ if [ -n "$kept" ] && [ "$(git -C "$MBUS_TREE" rev-parse -q --verify "$MBUS_BRANC
 	exit 0
 fi
 
-git -C "$MBUS_TREE" am --abort >/dev/null 2>&1 || true
-tree_checkout "$base"
+# git am in the side tree (ci/side-tree.sh): the base tree's checkout, and
+# so what its object directories last compiled, stays as it is.
+side=$("$MBUS_TOP/ci/side-tree.sh" "$base") || die "apply $rev: no side tree"
 
 log="$MBUS_RESULTS/$rev/apply.log"
 mkdir -p "${log%/*}"
@@ -40,21 +44,20 @@ for p in "${patches[@]}"; do
 	# The committer date is fixed too, so that a revision's commits (and
 	# so the tree and commit ids of its branch) are the same every time.
 	if ! GIT_COMMITTER_DATE="@$((1700000000 + n)) +0000" \
-		git -C "$MBUS_TREE" am -q --keep-cr "$p" >"$log" 2>&1; then
+		git -C "$side" am -q --keep-cr "$p" >"$log" 2>&1; then
 		# git am prints "error: patch failed: FILE:LINE" for the hunk.
 		where=$(grep -E '^error: (patch failed|.*: does not exist in index|.*: already exists)' "$log" | head -n 3 | tr '\n' ' ')
-		git -C "$MBUS_TREE" am --abort >/dev/null 2>&1 || true
-		tree_checkout "$base"
+		"$MBUS_TOP/ci/side-tree.sh" "$base" >/dev/null || true
 		verdict_write "$MBUS_RESULTS/$rev/apply.verdict" FAIL "$inputs" "${p##*/} does not apply"
 		stage_end FAIL "series-$rev/${p##*/} does not apply: ${where:-see $log}"
 		exit 1
 	fi
 done
-git -C "$MBUS_TREE" branch -f -q "$MBUS_BRANCH_PREFIX$rev" HEAD
-git -C "$MBUS_TREE" rev-parse HEAD >"$MBUS_RESULTS/$rev/apply.tip"
+git -C "$side" branch -f -q "$MBUS_BRANCH_PREFIX$rev" HEAD
+git -C "$side" rev-parse HEAD >"$MBUS_RESULTS/$rev/apply.tip"
 keep=$(mktemp -d)
 cp "$MBUS_RESULTS/$rev/apply.tip" "$keep/tip"
 cache_put apply "$key" "$keep"
 rm -rf "$keep"
 verdict_write "$MBUS_RESULTS/$rev/apply.verdict" OK "$inputs" "$n patches on $(git -C "$MBUS_TREE" rev-parse --short=12 "$base")"
-stage_end OK "$n patches, branch $MBUS_BRANCH_PREFIX$rev at $(git -C "$MBUS_TREE" rev-parse --short=12 HEAD)"
+stage_end OK "$n patches, branch $MBUS_BRANCH_PREFIX$rev at $(git -C "$side" rev-parse --short=12 HEAD)"

@@ -36,8 +36,10 @@ base=$(base_commit)
 # What makes a report: spatch, and the base's coccicheck and its scripts.
 cocci_id=$( {
 	spatch --version | head -n 1
-	# (coccicheck runs in the base tree: its scripts and its headers.)
+	# (coccicheck runs at the base: its scripts and its headers, in the
+	# side tree that ci/side-tree.sh checks the base out in.)
 	echo "$base"
+	cat "$MBUS_TOP/ci/side-tree.sh"
 } | hash_text)
 stage_key=$(cache_key "$0" "$(input_hash "$rev")" "$cocci_id" \
 	"$(per_patch_id)" "$(posted "$rev" && echo posted)")
@@ -78,9 +80,11 @@ if [ "${#want[@]}" -gt 0 ]; then
 		git -C "$MBUS_TREE" cat-file blob "$blob" >"$work/$blob/$f"
 	done
 	info "  cocci $rev: coccicheck MODE=report on ${#want[@]} file version(s)"
-	tree_checkout "$base"
+	# In the side tree at the base (ci/side-tree.sh): the base tree's
+	# checkout stays where the builds left it.
+	stree=$("$MBUS_TOP/ci/side-tree.sh" "$base") || die "cocci $rev: no side tree"
 	rc=0
-	make -C "$MBUS_TREE" coccicheck MODE=report M="$work" J="$JOBS" >"$out/coccicheck.log" 2>&1 || rc=$?
+	make -C "$stree" coccicheck MODE=report M="$work" J="$JOBS" >"$out/coccicheck.log" 2>&1 || rc=$?
 	# A script spatch cannot run is a failure of the check, not a pass.
 	if [ "$rc" -ne 0 ] || grep -qE 'No OCaml compiler|^Fatal error|coccicheck failed' "$out/coccicheck.log"; then
 		verdict_write "$out/cocci.verdict" FAIL "$stage_key" "coccicheck failed (rc $rc): $(grep -m1 -E 'OCaml|Fatal|error' "$out/coccicheck.log" || tail -n 1 "$out/coccicheck.log")"

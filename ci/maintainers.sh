@@ -33,10 +33,11 @@ if cache_has maintainers "$kept"; then
 	show_rev
 	exit 0
 fi
-# get_maintainer.pl -f looks the files up in the base.
-tree_checkout "$base"
+# get_maintainer.pl -f looks the files up in the base: in the side tree
+# (ci/side-tree.sh), so that the base tree's checkout stays where it is.
+stree=$("$MBUS_TOP/ci/side-tree.sh" "$base") || die "maintainers: no side tree"
 gm() {
-	(cd "$MBUS_TREE" && perl scripts/get_maintainer.pl --no-git \
+	(cd "$stree" && perl scripts/get_maintainer.pl --no-git \
 		--no-git-fallback "$@")
 }
 {

@@ -62,18 +62,18 @@ if grep -E '^(Reviewed|Acked|Tested)-by:' "$am" | grep -qvxF -f <(grep -hE '^(Re
 fi
 
 base=$(base_commit)
-git -C "$MBUS_TREE" am --abort >/dev/null 2>&1 || true
-git -C "$MBUS_TREE" checkout -q --detach "$base"
-if ! git -C "$MBUS_TREE" am -q "$am" >"$res/git-am.log" 2>&1; then
-	git -C "$MBUS_TREE" am --abort >/dev/null 2>&1 || true
-	git -C "$MBUS_TREE" checkout -q --detach "$base"
+# git am in the side tree (ci/side-tree.sh): the base tree's checkout stays
+# where the builds left it.
+stree=$("$MBUS_TOP/ci/side-tree.sh" "$base") || die "roundtrip $rev: no side tree"
+if ! git -C "$stree" am -q "$am" >"$res/git-am.log" 2>&1; then
+	"$MBUS_TOP/ci/side-tree.sh" "$base" >/dev/null || true
 	verdict_write "$res/roundtrip.verdict" FAIL "$inputs" "git am of b4's mbox failed: $(head -n 1 "$res/git-am.log")"
 	stage_end FAIL "git am failed"
 	exit 1
 fi
-got=$(git -C "$MBUS_TREE" rev-parse "HEAD^{tree}")
-count=$(git -C "$MBUS_TREE" rev-list --count "$base..HEAD")
-git -C "$MBUS_TREE" checkout -q --detach "$base"
+got=$(git -C "$stree" rev-parse "HEAD^{tree}")
+count=$(git -C "$stree" rev-list --count "$base..HEAD")
+"$MBUS_TOP/ci/side-tree.sh" "$base" >/dev/null
 if [ "$got" != "$want" ]; then
 	verdict_write "$res/roundtrip.verdict" FAIL "$inputs" "tree $got after git am, but the checked branch has $want"
 	stage_end FAIL "different tree"

@@ -44,8 +44,8 @@ git -C "$T_TREE" branch -f test/v1 "$base"
 expect_fail "a patch that does not apply is named with its hunk" \
 	"0002-media-vimc-fixture-does-not-apply.patch does not apply: error: patch failed: drivers/media/test-drivers/vimc/vimc-core.c" \
 	ws ci/each-rev.sh apply
-expect_eq "after a failed apply no git am is in progress" "no" \
-	"$([ -d "$T_TREE/.git/rebase-apply" ] && echo yes || echo no)"
+expect_eq "after a failed apply no git am is in progress, in any work tree" "no" \
+	"$(compgen -G "$T_TREE/.git/rebase-apply" >/dev/null || compgen -G "$T_TREE/.git/worktrees/*/rebase-apply" >/dev/null && echo yes || echo no)"
 expect_eq "after a failed apply the base commit is unchanged" "$base" \
 	"$(git -C "$T_TREE" rev-parse mbus-base)"
 expect_eq "after a failed apply the revision's old branch is unchanged" "$base" \
@@ -56,8 +56,9 @@ expect_eq "after a failed apply the real revisions' branches are unchanged" "$re
 # (HEAD is kept detached: no git am moves a branch).
 expect_eq "the tree's branch base is still the base commit, and HEAD detached" "$base detached" \
 	"$(git -C "$T_TREE" rev-parse base) $(git -C "$T_TREE" symbolic-ref -q HEAD || echo detached)"
-expect_eq "after a failed apply the work tree is clean" "" \
-	"$(git -C "$T_TREE" status --porcelain --untracked-files=no | head -n 3)"
+expect_eq "after a failed apply the work trees are clean" "" \
+	"$(git -C "$T_TREE" status --porcelain --untracked-files=no | head -n 3
+	git -C "$MBUS_CACHE/linux-side" status --porcelain --untracked-files=no 2>&1 | head -n 3)"
 
 expect_fail "a missing kernel tarball is named" \
 	"kernel tarball /nonexistent/linux-source-6.12.tar.xz: missing" \
