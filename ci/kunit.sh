@@ -24,7 +24,6 @@ if [ "${#configs[@]}" -eq 0 ]; then
 	stage_end OK "the revision adds no .kunitconfig"
 	exit 0
 fi
-tree_checkout "$tip"
 failed=0
 for c in "${configs[@]}"; do
 	dir=$(dirname "$c")
@@ -32,6 +31,8 @@ for c in "${configs[@]}"; do
 	run="$out/run-$(echo "$dir" | tr / _)"
 	if ! cache_get kunit "$key" "$run"; then
 		mkdir -p "$run"
+		# (Only here: a kept run moves no checkout, which would make
+		# every object directory compile the series' files again.)
 		tree_checkout "$tip"
 		(cd "$MBUS_TREE" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
 			--kunitconfig="$dir" --build_dir="$MBUS_CACHE/kunit-build" \
