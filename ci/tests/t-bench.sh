@@ -3,13 +3,14 @@
 # ci/bench.sh) can be made in the first and the last patch of every
 # revision: one line changed in each, the revision still applies to the
 # base, and checkpatch still passes the changed patches (otherwise the rows
-# would time a failing run). It never takes a line another patch uses as
-# context, and a patch with no C line to change fails, named.
+# would time a failing run). It never takes a line another patch has as
+# context or removes, nor one inside a block comment, and a patch with no
+# C line to change fails, named.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
 mapfile -t revs < <(compgen -G "$T_TOP/series-v*" | sed 's,.*/series-,,' | sort -V)
-t_plan $((5 * ${#revs[@]} + 2))
+t_plan $((5 * ${#revs[@]} + 3))
 
 cp_verdict() {   # PATCH NAME: the checkpatch verdict of PATCH
 	mkdir -p "$T_TMP/cp-$2"
@@ -25,9 +26,12 @@ for rev in "${revs[@]}"; do
 		p=${ends[0]}
 		[ "$which" = first ] || p=${ends[1]}
 		ci/onechange.sh "$p" >/dev/null 2>&1 || true
-		changed=$(diff "$T_TOP/series-$rev/$(basename "$p")" "$p" | grep -cE '^[<>]')
-		added=$(diff "$T_TOP/series-$rev/$(basename "$p")" "$p" | grep -cE '^> \+.* /\* bench \*/$')
-		expect_eq "$rev's $which patch: one added line changed" "2 lines, 1 bench" "$changed lines, $added bench"
+		# One line, an added one, that line with the comment appended.
+		d=$(diff "$T_TOP/series-$rev/$(basename "$p")" "$p" | grep -E '^[<>]')
+		old=$(sed -n 's/^< //p' <<<"$d") new=$(sed -n 's/^> //p' <<<"$d")
+		expect_eq "$rev's $which patch: one added line given the comment" \
+			"2 lines: +$(sed 's/^+//' <<<"$old") /* bench */" \
+			"$(grep -c . <<<"$d") lines: ${new:-none}"
 	done
 	expect_match "$rev applies to the base after both changes" '^<== apply .* OK' \
 		"$(ws ci/apply.sh "$rev" 2>&1)"
@@ -61,6 +65,22 @@ EOF
 ci/onechange.sh "$T_TMP/ctx/0001-a.patch" >/dev/null 2>&1 || true
 expect_eq "a line that another patch has as context or removes is not changed" \
 	"+int a;|+int b;|+int c; /* bench */" "$(sed -n '5,7p' "$T_TMP/ctx/0001-a.patch" | paste -sd '|')"
+# A block comment whose lines do not begin with "*" is followed: its
+# lines are not taken.
+mkdir -p "$T_TMP/comment"
+cat >"$T_TMP/comment/0001-c.patch" <<'EOF'
+diff --git a/drivers/x.c b/drivers/x.c
+--- a/drivers/x.c
++++ b/drivers/x.c
+@@ -1,0 +1,4 @@
++/* a comment
++   int a;
++*/
++int b;
+EOF
+ci/onechange.sh "$T_TMP/comment/0001-c.patch" >/dev/null 2>&1 || true
+expect_eq "a line inside a block comment is not changed" \
+	"+   int a;|+int b; /* bench */" "$(sed -n '6p;8p' "$T_TMP/comment/0001-c.patch" | paste -sd '|')"
 # A patch with nothing of C to change: fails, naming the file and why.
 mkdir -p "$T_TMP/doc"
 cat >"$T_TMP/doc/0001-doc.patch" <<'EOF'
