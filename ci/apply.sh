@@ -20,8 +20,7 @@ inputs=$(input_hash "$rev")
 # The commits are the same every time (fixed identity and dates): the tip
 # a git am of these patches gave is kept, and a branch that is still at it
 # is not made again.
-key=$(cache_key "$0" "$inputs" "$BASE_IDENT_NAME <$BASE_IDENT_EMAIL>" "$(git --version)" \
-	"$(hash_files "$MBUS_TOP/ci/side-tree.sh")")
+key=$(cache_key "$0" "$inputs" "$BASE_IDENT_NAME <$BASE_IDENT_EMAIL>" "$(git --version)")
 kept=$(cat "$(cache_path apply "$key")/tip" 2>/dev/null || true)
 if [ -n "$kept" ] && [ "$(git -C "$MBUS_TREE" rev-parse -q --verify "$MBUS_BRANCH_PREFIX$rev" || true)" = "$kept" ]; then
 	mkdir -p "$MBUS_RESULTS/$rev"

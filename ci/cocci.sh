@@ -39,7 +39,6 @@ cocci_id=$( {
 	# (coccicheck runs at the base: its scripts and its headers, in the
 	# side tree that ci/side-tree.sh checks the base out in.)
 	echo "$base"
-	cat "$MBUS_TOP/ci/side-tree.sh"
 } | hash_text)
 stage_key=$(cache_key "$0" "$(input_hash "$rev")" "$cocci_id" \
 	"$(per_patch_id)" "$(posted "$rev" && echo posted)")

@@ -73,7 +73,6 @@ if ! git -C "$stree" am -q "$am" >"$res/git-am.log" 2>&1; then
 fi
 got=$(git -C "$stree" rev-parse "HEAD^{tree}")
 count=$(git -C "$stree" rev-list --count "$base..HEAD")
-"$MBUS_TOP/ci/side-tree.sh" "$base" >/dev/null
 if [ "$got" != "$want" ]; then
 	verdict_write "$res/roundtrip.verdict" FAIL "$inputs" "tree $got after git am, but the checked branch has $want"
 	stage_end FAIL "different tree"

@@ -54,11 +54,13 @@ expect_eq "after a failed apply the real revisions' branches are unchanged" "$re
 	"$(git -C "$T_TREE" for-each-ref --format='%(refname) %(objectname)' refs/heads/rev)"
 # The tree's branch "base" is the base commit, after every revision's git am
 # (HEAD is kept detached: no git am moves a branch).
-expect_eq "the tree's branch base is still the base commit, and HEAD detached" "$base detached" \
-	"$(git -C "$T_TREE" rev-parse base) $(git -C "$T_TREE" symbolic-ref -q HEAD || echo detached)"
-expect_eq "after a failed apply the work trees are clean" "" \
+expect_eq "the tree's branch base is still the base commit, HEAD detached in both work trees" \
+	"$base detached detached" \
+	"$(git -C "$T_TREE" rev-parse base) $(git -C "$T_TREE" symbolic-ref -q HEAD || echo detached) $(
+		git -C "$T_TREE-side" symbolic-ref -q HEAD || echo detached)"
+expect_eq "after a failed apply the work tree is clean and the side tree back at the base" "$base" \
 	"$(git -C "$T_TREE" status --porcelain --untracked-files=no | head -n 3
-	git -C "$MBUS_CACHE/linux-side" status --porcelain --untracked-files=no 2>&1 | head -n 3)"
+	git -C "$T_TREE-side" rev-parse HEAD 2>&1)"
 
 expect_fail "a missing kernel tarball is named" \
 	"kernel tarball /nonexistent/linux-source-6.12.tar.xz: missing" \
