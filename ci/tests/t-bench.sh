@@ -41,55 +41,28 @@ for rev in "${revs[@]}"; do
 	done
 done
 
+# c_patch FILE PATH HUNK LINE...: a patch of one hunk of PATH.
+c_patch() {
+	local f=$1 path=$2 hunk=$3
+	shift 3
+	mkdir -p "$(dirname "$f")"
+	printf '%s\n' "diff --git a/$path b/$path" "--- a/$path" "+++ b/$path" "@@ $hunk @@" "$@" >"$f"
+}
 # A line that another patch of the revision has as context, or removes,
 # is not taken.
-mkdir -p "$T_TMP/ctx"
-cat >"$T_TMP/ctx/0001-a.patch" <<'EOF'
-diff --git a/drivers/x.c b/drivers/x.c
---- a/drivers/x.c
-+++ b/drivers/x.c
-@@ -1,0 +1,3 @@
-+int a;
-+int b;
-+int c;
-EOF
-cat >"$T_TMP/ctx/0002-b.patch" <<'EOF'
-diff --git a/drivers/x.c b/drivers/x.c
---- a/drivers/x.c
-+++ b/drivers/x.c
-@@ -1,2 +1,2 @@
- int a;
--int b;
-+int d;
-EOF
+c_patch "$T_TMP/ctx/0001-a.patch" drivers/x.c "-1,0 +1,3" "+int a;" "+int b;" "+int c;"
+c_patch "$T_TMP/ctx/0002-b.patch" drivers/x.c "-1,2 +1,2" " int a;" "-int b;" "+int d;"
 ci/onechange.sh "$T_TMP/ctx/0001-a.patch" >/dev/null 2>&1 || true
 expect_eq "a line that another patch has as context or removes is not changed" \
 	"+int a;|+int b;|+int c; /* bench */" "$(sed -n '5,7p' "$T_TMP/ctx/0001-a.patch" | paste -sd '|')"
 # A block comment whose lines do not begin with "*" is followed: its
 # lines are not taken.
-mkdir -p "$T_TMP/comment"
-cat >"$T_TMP/comment/0001-c.patch" <<'EOF'
-diff --git a/drivers/x.c b/drivers/x.c
---- a/drivers/x.c
-+++ b/drivers/x.c
-@@ -1,0 +1,4 @@
-+/* a comment
-+   int a;
-+*/
-+int b;
-EOF
+c_patch "$T_TMP/comment/0001-c.patch" drivers/x.c "-1,0 +1,4" "+/* a comment" "+   int a;" "+*/" "+int b;"
 ci/onechange.sh "$T_TMP/comment/0001-c.patch" >/dev/null 2>&1 || true
 expect_eq "a line inside a block comment is not changed" \
 	"+   int a;|+int b; /* bench */" "$(sed -n '6p;8p' "$T_TMP/comment/0001-c.patch" | paste -sd '|')"
 # A patch with nothing of C to change: fails, naming the file and why.
-mkdir -p "$T_TMP/doc"
-cat >"$T_TMP/doc/0001-doc.patch" <<'EOF'
-diff --git a/Documentation/x.rst b/Documentation/x.rst
---- a/Documentation/x.rst
-+++ b/Documentation/x.rst
-@@ -1,0 +1,1 @@
-+int a;
-EOF
+c_patch "$T_TMP/doc/0001-doc.patch" Documentation/x.rst "-1,0 +1,1" "+int a;"
 expect_fail "a patch with no C line to change fails, named" \
 	"0001-doc.patch: no added line of C code to change" ci/onechange.sh "$T_TMP/doc/0001-doc.patch"
 t_done
