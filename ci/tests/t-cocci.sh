@@ -3,10 +3,11 @@
 # ARRAY_SIZE fails the cocci stage with the report named (new against the
 # file before the patch), and so does a patch that adds a second copy of
 # the same report; the stage exits non-zero; every revision has inputs.
+# Neither apply nor cocci moves the base tree's checkout.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 4
+t_plan 6
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 expect_match "v3 has inputs for the cocci stage" '^[0-9a-f]{16}$' "$(ci/cocci.sh --inputs v3 2>&1)"
@@ -30,6 +31,12 @@ static int vimc_fixture_count2(void)\
 	return sizeof(vimc_fixture_table) / sizeof(vimc_fixture_table[0]);\
 }\
 ')
+# The base tree where the builds would have left it, at the fixture's tip:
+# coccicheck at the base runs in the side tree (ci/side-tree.sh), so
+# neither its HEAD nor vimc-core.c there is rewritten.
+ws bash -c '. ci/lib.sh && take_lock t-cocci && tree_checkout "$1"' _ "$c2"
+head=$(git -C "$T_TREE" rev-parse HEAD)
+stamp=$(stat -c %y "$T_TREE/$vimc")
 out=$(fixture_stage "$base" "$c2" ci/cocci.sh)
 rc=$?
 expect_match "an open-coded ARRAY_SIZE fails the patch's coccicheck, naming the report" \
@@ -37,4 +44,6 @@ expect_match "an open-coded ARRAY_SIZE fails the patch's coccicheck, naming the 
 expect_match "a second copy of the same report in the file fails the next patch" \
 	"v1 +2/2 .* cocci +FAIL 1 new coccicheck report\\(s\\): $vimc: WARNING: Use ARRAY_SIZE" "${out:-}"
 expect_eq "... and the stage exits non-zero" 1 "$rc"
+expect_eq "apply and cocci did not move the base tree's HEAD" "$head" "$(git -C "$T_TREE" rev-parse HEAD)"
+expect_eq "... nor rewrite its copy of the revision's file" "${stamp:-no stamp}" "$(stat -c %y "$T_TREE/$vimc")"
 t_done
