@@ -4,9 +4,13 @@
 # is older than 6.12: its v4l2-compliance misses tests and fails others).
 #
 # Two roots are made with Debian's mmdebstrap from the host's package
-# registry: amd64 with v4l-utils, libcamera-tools, libcamera-ipa and
-# busybox-static, and i386 with v4l-utils (the 32-bit v4l2-compliance and
-# v4l2-ctl, for the compat ioctl path). Only what the guest runs is kept:
+# registry: amd64 with v4l-utils, libcamera-tools, libcamera-ipa,
+# busybox-static and coreutils, and i386 with v4l-utils (the 32-bit
+# v4l2-compliance and v4l2-ctl, for the compat ioctl path) and coreutils.
+# coreutils gives stdbuf and its libstdbuf.so: v4l2-compliance's output
+# goes to a file, so its stdout is fully buffered, and the children it
+# forks (testBlockingDQBuf, testVividDisconnect) print what the parent had
+# buffered again when they exit; test-media runs it under stdbuf -oL. Only what the guest runs is kept:
 # the programs, the shared libraries each needs (readelf; nothing of the
 # roots is executed on the host), the
 # loaders, libcamera's IPA modules and data. The result is kept in the
@@ -26,15 +30,20 @@
 
 suite=trixie
 mirror=${MBUS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-pkgs64=(v4l-utils libcamera-tools libcamera-ipa busybox-static)
-pkgs32=(v4l-utils)
+pkgs64=(v4l-utils libcamera-tools libcamera-ipa busybox-static coreutils)
+pkgs32=(v4l-utils coreutils)
 # The programs the guest runs, from each root (guest path = root path;
 # the i386 ones get a -32 suffix, as v4l-utils' test-media names them).
-progs64=(/usr/bin/busybox /usr/bin/v4l2-compliance /usr/bin/media-ctl /usr/bin/v4l2-ctl /usr/bin/cam)
+progs64=(/usr/bin/busybox /usr/bin/v4l2-compliance /usr/bin/media-ctl /usr/bin/v4l2-ctl /usr/bin/cam /usr/bin/stdbuf)
 progs32=(/usr/bin/v4l2-compliance /usr/bin/v4l2-ctl)
+# stdbuf preloads libstdbuf.so from its own directory if it is there, else
+# from /usr/libexec/coreutils: the amd64 one is kept there, the i386 one
+# beside an i386 stdbuf in /usr/libexec/coreutils-32 (a 64-bit library
+# cannot be preloaded into a 32-bit program).
+stdbuf_lib=/usr/libexec/coreutils/libstdbuf.so
 
 key=$(cache_key "$0" "$suite" "$mirror" "amd64: ${pkgs64[*]}" "i386: ${pkgs32[*]}" \
-	"${progs64[*]}" "${progs32[*]}")
+	"${progs64[*]}" "${progs32[*]}" "$stdbuf_lib")
 name=guest-root
 if cache_has "$name" "$key" && { [ -z "${MBUS_GUEST_REFRESH:-}" ] || [ "${1:-}" = --peek ]; }; then
 	cache_path "$name" "$key"
@@ -133,7 +142,8 @@ r=$work/r64
 ipa=(/usr/lib/x86_64-linux-gnu/libcamera/ipa_vimc.so)
 for p in "${progs64[@]}"; do keep "$r" "$p"; done
 for f in "${ipa[@]}"; do keep "$r" "$f"; keep "$r" "$f.sign"; done
-libs=$(closure "$r" /usr/lib/x86_64-linux-gnu "${progs64[@]}" "${ipa[@]}") || exit 1
+keep "$r" "$stdbuf_lib"
+libs=$(closure "$r" /usr/lib/x86_64-linux-gnu "${progs64[@]}" "${ipa[@]}" "$stdbuf_lib") || exit 1
 for f in $libs; do keep "$r" "$f"; done
 keep "$r" /lib64/ld-linux-x86-64.so.2
 mkdir -p "$out/files/usr/share"
@@ -141,7 +151,9 @@ cp -a "$r/usr/share/libcamera" "$out/files/usr/share/"
 
 r=$work/r32
 for p in "${progs32[@]}"; do keep "$r" "$p" "$p-32"; done
-libs=$(closure "$r" /usr/lib/i386-linux-gnu "${progs32[@]}") || exit 1
+keep "$r" /usr/bin/stdbuf /usr/libexec/coreutils-32/stdbuf
+keep "$r" "$stdbuf_lib" /usr/libexec/coreutils-32/libstdbuf.so
+libs=$(closure "$r" /usr/lib/i386-linux-gnu "${progs32[@]}" /usr/bin/stdbuf "$stdbuf_lib") || exit 1
 for f in $libs; do keep "$r" "$f"; done
 keep "$r" /lib/ld-linux.so.2
 

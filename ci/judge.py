@@ -325,10 +325,33 @@ def compliance_tests(run, drv):
 	return out
 
 
+def compliance_repeat(run, drv):
+	"""The first "Test input/output N:" that one node's output has twice.
+
+	v4l2-compliance prints each once per node. Twice means its stdout was
+	buffered when it forked (testBlockingDQBuf, testVividDisconnect): each
+	child printed the parent's buffer again on exit, and the tests in it
+	would be counted more than once (the guest runs it under stdbuf -oL).
+	"""
+	hdr, seen = '', set()
+	for line in run.section(f'compliance-{drv}'):
+		if line.startswith('Compliance test for '):
+			hdr, seen = line.rstrip(':'), set()
+		elif re.match(r'^Test (input|output) \d+:$', line):
+			if line in seen:
+				return f'{hdr}: "{line}"'
+			seen.add(line)
+	return None
+
+
 def check_compliance(run):
 	tests, notes, problems = [], [], []
 	for drv in COMPLIANCE_QUICK if run.quick else COMPLIANCE:
 		tests += compliance_tests(run, drv)
+		rep = compliance_repeat(run, drv)
+		if rep:
+			problems.append(f'{drv}: output printed twice ({rep}): v4l2-compliance\'s stdout was buffered '
+					'when it forked, so its tests would be counted more than once')
 		total = [l for l in run.section(f'compliance-{drv}') if l.startswith('Grand Total for')]
 		if not total:
 			problems.append(f'{drv}: no v4l2-compliance summary')
