@@ -7,11 +7,11 @@
 # prints a Sphinx or kernel-doc warning (file and message, without line
 # numbers) that the book did not print before the patch.
 #
-# Every build starts from an empty output directory (Sphinx reports only
-# the documents it reads again), and its warnings are kept per book and
-# commit: the state after patch i is the state before patch i+1. The files
-# the documentation build writes into the source tree (the netlink specs'
-# generated pages, ignored by git) are removed after each build.
+# Each book is built and its warnings kept per book and commit by
+# ci/htmldocs-book.sh: the state after patch i is the state before patch
+# i+1. The kernel-doc directives of the documentation are read once per
+# content of Documentation/ (its tree id) and kept: most patches do not
+# change it.
 #
 # usage: htmldocs.sh REV            (results in $MBUS_RESULTS/REV/htmldocs/)
 #        htmldocs.sh --inputs REV   the key its verdict must be made from
@@ -35,6 +35,7 @@ sphinx_id=$(sphinx-build --version 2>&1 | head -n 1
 	python3 -c 'import docutils; print("docutils", docutils.__version__)' 2>&1
 	echo "${SPHINXOPTS:-} ${DOCS_THEME:-} ${KERNELDOC:-}")
 stage_key=$(cache_key "$0" "$(input_hash "$rev")" "$sphinx_id" \
+	"$(hash_files "$MBUS_TOP/ci/htmldocs-book.sh")" \
 	"$(per_patch_id)" "$(posted "$rev" && echo posted)")
 if [ "$mode" = inputs ]; then
 	echo "$stage_key"
@@ -63,16 +64,34 @@ book_of() {
 		echo "$a"
 	fi
 }
+# kdoc_index COMMIT: "SOURCE<TAB>DOCUMENT" for every kernel-doc directive
+# under Documentation/ at COMMIT, kept by the tree id of Documentation/.
+kdoc_index() {
+	local c=$1 key tmp
+	key=$(cache_key "$0" kdoc-index "$(git -C "$MBUS_TREE" rev-parse "$c:Documentation")")
+	if ! cache_has htmldocs-kdoc "$key"; then
+		tmp=$(mktemp -d)
+		git -C "$MBUS_TREE" grep -E 'kernel-doc:: +' "$c" -- Documentation |
+			sed -nE "s|^$c:([^:]+):.*kernel-doc:: +(.*)\$|\2\t\1|p" >"$tmp/index" ||
+			{ rm -rf "$tmp"; die "htmldocs $rev: git grep of the kernel-doc directives at $c failed"; }
+		grep -q '^include/media/' "$tmp/index" ||
+			{ rm -rf "$tmp"; die "htmldocs $rev: no kernel-doc directive of include/media/ found at $c"; }
+		cache_put htmldocs-kdoc "$key" "$tmp"
+		rm -rf "$tmp"
+	fi
+	cat "$(cache_path htmldocs-kdoc "$key")/index"
+}
 # books COMMIT FILE...: the books the files touch at COMMIT.
 books() {
-	local c=$1 f
+	local c=$1 f index
 	shift
+	index=$(kdoc_index "$c") || exit 1
 	for f in "$@"; do
 		case $f in
 		Documentation/*) book_of "$c" "$f" ;;
 		*)
-			git -C "$MBUS_TREE" grep -lE "kernel-doc:: +$f\$" "$c" -- Documentation |
-				sed "s|^$c:||" | while IFS= read -r d; do book_of "$c" "$d"; done || true
+			awk -F '\t' -v f="$f" '$1 == f { print $2 }' <<<"$index" |
+				while IFS= read -r d; do book_of "$c" "$d"; done
 			;;
 		esac
 	done | sort -u
@@ -80,40 +99,7 @@ books() {
 # warnings BOOK COMMIT: the path of the kept warnings of BOOK at COMMIT,
 # built if not kept; "FAILED" in its file if the build failed.
 warnings() {
-	local book=$1 commit key tmp log rc=0
-	commit=$(git -C "$MBUS_TREE" rev-parse --verify "$2^{commit}")
-	key=$(cache_key "$0" "$sphinx_id" "$book" "$commit")
-	if ! cache_has htmldocs-book "$key"; then
-		info "  htmldocs $rev: SPHINXDIRS=$book at $(git -C "$MBUS_TREE" rev-parse --short=12 "$commit")" >&2
-		tmp=$(mktemp -d "$MBUS_CACHE/htmldocs-work.XXXXXX")
-		log="$tmp/log"
-		tree_checkout "$commit"
-		make -C "$MBUS_TREE" O="$tmp/obj" SPHINXDIRS="$book" htmldocs >"$log" 2>&1 || rc=$?
-		git -C "$MBUS_TREE" clean -fdqX -- Documentation/networking/netlink_spec
-		mkdir -p "$tmp/kept"
-		# Without line numbers, wherever they are ("FILE:LINE: FILE:LINE:
-		# WARNING: ... also defined at DOC:LINE.").
-		# A book built alone cannot resolve a reference to another book:
-		# an undefined label that a document of the tree defines (at this
-		# commit) is left out; one defined nowhere stays.
-		git -C "$MBUS_TREE" grep -hoE '^\.\. _[^:]+:' "$commit" -- Documentation |
-			sed -E 's/^\.\. _(.*):$/\1/' | tr 'A-Z' 'a-z' | sort -u >"$tmp/labels"
-		sed -E -e "s|$MBUS_TREE/||g" -e "s|$tmp/obj/||g" "$log" |
-			{ grep -E '(WARNING|ERROR|CRITICAL|SEVERE|warning|error):' || true; } |
-			sed -E -e 's/([^ :]):[0-9]+(:[0-9]+)?/\1/g' -e 's/^(\.\/)?//' |
-			awk -v labels="$tmp/labels" '
-				BEGIN { while ((getline l < labels) > 0) known[l] = 1 }
-				match($0, /undefined label: .[^ ]+.$/) {
-					l = tolower(substr($0, RSTART + 18, RLENGTH - 19))
-					if (l in known) next
-				}
-				{ print }' | sort >"$tmp/kept/warnings"
-		cp "$log" "$tmp/kept/build.log"
-		[ "$rc" -eq 0 ] || echo "FAILED: make htmldocs exited $rc: $(grep -m1 -iE 'error' "$log" || tail -n 1 "$log")" >"$tmp/kept/failed"
-		cache_put htmldocs-book "$key" "$tmp/kept"
-		rm -rf "$tmp"
-	fi
-	cache_path htmldocs-book "$key"
+	"$MBUS_TOP/ci/htmldocs-book.sh" "$1" "$2" || die "htmldocs $rev: ci/htmldocs-book.sh $1 $2 failed"
 }
 
 for i in $(seq 1 "$n"); do
@@ -122,7 +108,11 @@ for i in $(seq 1 "$n"); do
 	mkdir -p "$d"
 	key=$(cache_key "$0" "$stage_key" "$i" htmldocs)
 	mapfile -t files < <(git -C "$MBUS_TREE" diff --name-only "$c~1" "$c")
-	mapfile -t touched < <({ books "$c~1" "${files[@]}"; books "$c" "${files[@]}"; } | sort -u)
+	# (Not in a process substitution: a books() that fails must stop the
+	# stage, not leave the patch touching no book.)
+	b1=$(books "$c~1" "${files[@]}") || die "htmldocs $rev: the books of patch $i (before) could not be found"
+	b2=$(books "$c" "${files[@]}") || die "htmldocs $rev: the books of patch $i could not be found"
+	mapfile -t touched < <(printf '%s\n' "$b1" "$b2" | sed '/^$/d' | sort -u)
 	: >"$d/htmldocs.new"
 	bad=""
 	for book in "${touched[@]}"; do

@@ -2,8 +2,9 @@
 # The side tree: a second work tree of the base tree ($MBUS_TREE-side, a
 # git worktree sharing its commits and branches), where the stages that
 # move a checkout but build nothing do their work: git am of a revision
-# (apply, roundtrip), coccicheck with the base's scripts (cocci) and
-# get_maintainer.pl with the base's MAINTAINERS (maintainers).
+# (apply, roundtrip), coccicheck with the base's scripts (cocci),
+# get_maintainer.pl with the base's MAINTAINERS (maintainers) and the
+# documentation's books (htmldocs, ci/htmldocs-book.sh).
 #
 # Why: kbuild rebuilds by modification time. Every checkout that goes
 # from a revision to the base and back rewrites the files of the series,

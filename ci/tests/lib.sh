@@ -61,6 +61,15 @@ expect_match() {
 	fi
 }
 
+# expect_no_match NAME REGEX TEXT: TEXT must not match REGEX (grep -E).
+expect_no_match() {
+	if grep -qE -- "$2" <<<"$3"; then
+		notok "$1" "$(grep -m1 -E -- "$2" <<<"$3")"
+	else
+		ok "$1"
+	fi
+}
+
 # guest_init_head: the first lines of a fixture guest init: busybox's
 # applets, /proc, /sys, /dev, /tmp, and the programs' PATH.
 guest_init_head() {

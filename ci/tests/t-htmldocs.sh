@@ -3,11 +3,16 @@
 # reference to a label that does not exist fails the htmldocs stage with
 # Sphinx's warning named (new against the book before the patch), and the
 # stage exits non-zero; a reference to another book's label (which a book
-# built alone cannot resolve) passes; a patch that touches no book is n/a.
+# built alone cannot resolve) passes; a patch that touches no book is n/a;
+# a patch to a header that a document includes with kernel-doc touches that
+# document's book. The books are built in the side tree: the base tree's
+# checkout and the modification time of its files do not move. A kernel-doc
+# index that cannot be read stops the stage; it never leaves a patch
+# touching no book.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 4
+t_plan 8
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 doc=Documentation/driver-api/media/v4l2-common.rst
@@ -25,12 +30,38 @@ See also :ref:\`v4l2-mbus-format\` ($T_NONCE).")
 c2=$(fixture_commit "$c15" "media: vimc: fixture: no book ($T_NONCE)" -- \
 	drivers/media/test-drivers/vimc/vimc-core.c '1a\
 /* fixture */')
-out=$(fixture_stage "$base" "$c2" ci/htmldocs.sh)
+hdr=include/media/v4l2-mediabus.h
+c3=$(fixture_commit "$c2" "media: v4l2-mediabus: fixture: a header with kernel-doc ($T_NONCE)" -- \
+	"$hdr" '$a\
+/* fixture */')
+
+# The fault first (this run's Documentation/ is new: its index is not kept).
+mkdir -p "$T_TMP/shim"
+cat >"$T_TMP/shim/git" <<'SHIM'
+#!/bin/sh
+for a; do [ "$a" = grep ] && { echo "git grep: an injected fault" >&2; exit 2; }; done
+exec /usr/bin/git "$@"
+SHIM
+chmod +x "$T_TMP/shim/git"
+out=$(fixture_stage "$base" "$c3" env PATH="$T_TMP/shim:$PATH" ci/htmldocs.sh)
+rc=$?
+expect_match "a git grep that fails stops the stage, naming the patch" \
+	"^rc=[1-9][0-9]* .*htmldocs v1: the books of patch 1( \\(before\\))? could not be found" \
+	"rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
+expect_no_match "... and no patch is left touching no book" "N/A: touches no book" "${out:-}"
+
+head_before=$(git -C "$T_TREE" rev-parse HEAD)
+mtime_before=$(stat -c %Y "$T_TREE/$doc")
+out=$(fixture_stage "$base" "$c3" ci/htmldocs.sh)
 rc=$?
 expect_match "a reference to no label fails the patch's htmldocs, naming the warning" \
-	"v1 +1/3 .* htmldocs +FAIL 1 new Sphinx warning\\(s\\): driver-api/media: $doc: WARNING: undefined label: .?$label" \
+	"v1 +1/4 .* htmldocs +FAIL 1 new Sphinx warning\\(s\\): driver-api/media: $doc: WARNING: undefined label: .?$label" \
 	"rc=$rc ${out:-}"
-expect_match "a reference to another book's label passes" "v1 +2/3 .* htmldocs +OK +no new Sphinx warning in driver-api/media" "${out:-}"
-expect_match "a patch that touches no book is n/a" "v1 +3/3 .* htmldocs +OK +N/A: touches no book" "${out:-}"
+expect_match "a reference to another book's label passes" "v1 +2/4 .* htmldocs +OK +no new Sphinx warning in driver-api/media" "${out:-}"
+expect_match "a patch that touches no book is n/a" "v1 +3/4 .* htmldocs +OK +N/A: touches no book" "${out:-}"
+expect_match "a header that a document includes with kernel-doc touches its book" \
+	"v1 +4/4 .* htmldocs +OK +no new Sphinx warning in driver-api/media" "${out:-}"
 expect_eq "... and the stage exits non-zero" 1 "$rc"
+expect_eq "the base tree's HEAD and $doc's modification time did not move" \
+	"$head_before $mtime_before" "$(git -C "$T_TREE" rev-parse HEAD) $(stat -c %Y "$T_TREE/$doc")"
 t_done
