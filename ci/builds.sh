@@ -27,10 +27,12 @@
 #
 # Each patch's results are kept under the key of the configuration and
 # patches 1..i: after an edit, only the edited patch and those after it are
-# built again. The verdict of patch I in configuration NAME is written for
-# the inputs cache_key ci/builds.sh "$(builds.sh --inputs REV)" I NAME, as
-# the verdicts of ci/cocci.sh and ci/htmldocs.sh are (ci/matrix.sh reads
-# them so).
+# built again. A patch is checked out once and built in its configurations
+# side by side, $JOBS at a time (each has its own object directory). The
+# verdict of patch I in configuration NAME is written for the inputs
+# cache_key ci/builds.sh "$(builds.sh --inputs REV)" I NAME, as the
+# verdicts of ci/cocci.sh and ci/htmldocs.sh are (ci/matrix.sh reads them
+# so).
 #
 # usage: builds.sh REV            (results in $MBUS_RESULTS/REV/builds/)
 #        builds.sh --inputs REV   the key its verdict must be made from
@@ -156,7 +158,12 @@ configure() {
 	[ ! -f "$obj/.config" ] || [ "$(cat "$obj/.mbus-builds-key" 2>/dev/null)" != "$key" ] || return 0
 	rm -f "$obj/.mbus-builds-key"
 	mkdir -p "$obj"
-	tree_checkout "$commit"
+	# (The caller has checked COMMIT out: configurations are made side by
+	# side, in one checkout.)
+	[ "$(git -C "$MBUS_TREE" rev-parse HEAD)" = "$(git -C "$MBUS_TREE" rev-parse "$commit^{commit}")" ] || {
+		echo "$MBUS_TREE is not at $commit"
+		return 1
+	}
 	if ! (cd "$MBUS_TREE" &&
 		make -s "${margs[@]}" allnoconfig &&
 		KCONFIG_CONFIG="$obj/.config" scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$frag" &&
@@ -188,26 +195,89 @@ configure() {
 	echo "$key" >"$obj/.mbus-builds-key"
 }
 
-# build OBJ LOG [FILE...]: the directories built in OBJ at the checked-out
-# commit, the FILEs touched first; the exit status of make.
+# build OBJ LOG: the directories built in OBJ at the checked-out commit;
+# the exit status of make.
 build() {
-	local obj=$1 log=$2 f
-	shift 2
-	for f in "$@"; do [ ! -f "$MBUS_TREE/$f" ] || touch "$MBUS_TREE/$f"; done
-	make -C "$MBUS_TREE" "${margs[@]}" W=1 -j"$JOBS" -s "${dirs[@]}" >"$log" 2>&1
+	make -C "$MBUS_TREE" "${margs[@]}" W=1 -j"$JOBS" -s "${dirs[@]}" >"$2" 2>&1
+}
+
+# conf_margs COMPILER OBJ ARCH: make's arguments of a configuration, in margs.
+conf_margs() {
+	margs=(O="$2" ARCH="$3")
+	case $1 in
+	gcc) margs+=(CC="ccache gcc") ;;
+	llvm) margs+=(LLVM=1 CC="ccache clang") ;;
+	*) margs+=(CROSS_COMPILE="$1" CC="ccache ${1}gcc") ;;
+	esac
+}
+
+# relevant NAME FILE...: the first FILE that configuration NAME compiles
+# (or might: a file the base does not have), nothing if none.
+relevant() {
+	local ref="$out/reference/$1" f
+	shift
+	for f in "$@"; do
+		case $f in
+		*Kconfig* | *Makefile | *Kbuild | include/*.h | arch/*.h) echo "$f"; return ;;
+		*.c) if grep -qxF "${f%.c}.o" "$ref/objects" || ! git -C "$MBUS_TREE" cat-file -e "$base:$f" 2>/dev/null; then echo "$f"; return; fi ;;
+		*.h) if grep -q "^${f%/*}/[^/]*\.o$" "$ref/objects"; then echo "$f"; return; fi ;;
+		esac
+	done
+}
+
+# build_patch CONF I PKEY FILE...: patch I (checked out, its FILEs touched
+# by the caller) built in configuration CONF; the results in
+# OUT/NNNN/.new-NAME, kept under PKEY. Runs beside the other
+# configurations' builds of the same patch: nothing here is shared but the
+# checkout, which no one moves meanwhile.
+build_patch() {
+	local c=$1 i=$2 pkey=$3 name arch comp fragname disable frag obj commit tmp why rc k f
+	shift 3
+	read -r name arch comp fragname disable <<<"$c"
+	frag="$MBUS_TOP/ci/$fragname"
+	obj="$MBUS_CACHE/builds/$name"
+	conf_margs "$comp" "$obj" "$arch"
+	commit=${commits[$((i - 1))]}
+	tmp="$out/$(printf %04d "$i")/.new-$name"
+	info "  builds $rev: $name: $i/$n ${patches[$((i - 1))]##*/}"
+	if ! why=$(configure "$name" "$arch" "$frag" "$disable" "$obj" "$commit"); then
+		cp "${prev[$name]}" "$tmp/$name.warnings"
+		: >"$tmp/$name.compiled"
+		verdict_write "$tmp/$name.verdict" FAIL "$pkey" "$why"
+	else
+		touch "$tmp/start"
+		rc=0
+		build "$obj" "$tmp/$name.log" || rc=$?
+		normalize "$obj" "$tmp/$name.log" >"$tmp/this"
+		comm -13 "${prev[$name]}" "$tmp/this" >"$tmp/$name.new-warnings"
+		# (Multisets: a second copy of a known warning is new.)
+		sort "${prev[$name]}" "$tmp/$name.new-warnings" >"$tmp/$name.warnings"
+		for f in "$@"; do
+			[[ $f == *.c ]] && [ "$obj/${f%.c}.o" -nt "$tmp/start" ] && echo "$f"
+		done >"$tmp/$name.compiled" || true
+		k=$(wc -l <"$tmp/$name.compiled")
+		if [ "$rc" -ne 0 ]; then
+			verdict_write "$tmp/$name.verdict" FAIL "$pkey" "does not build: $(grep -m1 -E ': error: |Error [0-9]' "$tmp/$name.log" || tail -n 1 "$tmp/$name.log")"
+		elif [ -s "$tmp/$name.new-warnings" ]; then
+			verdict_write "$tmp/$name.verdict" FAIL "$pkey" "$(wc -l <"$tmp/$name.new-warnings") new W=1 warning(s): $(head -n 1 "$tmp/$name.new-warnings")"
+		else
+			verdict_write "$tmp/$name.verdict" OK "$pkey" "builds, W=1, no new warnings ($k changed C file(s) compiled)"
+		fi
+		rm -f "$tmp/start" "$tmp/this"
+	fi
+	# Only a completed build's result is kept.
+	cache_put builds-patch "$pkey" "$tmp"
 }
 
 verdict=OK reasons=()
+# Each configuration's reference: kept, or built at the base.
+declare -A prev=() ckeys=()
+built_confs=()
 for c in "${confs[@]}"; do
 	read -r name arch comp fragname disable <<<"$c"
 	frag="$MBUS_TOP/ci/$fragname"
 	obj="$MBUS_CACHE/builds/$name"
-	margs=(O="$obj" ARCH="$arch")
-	case $comp in
-	gcc) margs+=(CC="ccache gcc") ;;
-	llvm) margs+=(LLVM=1 CC="ccache clang") ;;
-	*) margs+=(CROSS_COMPILE="$comp" CC="ccache ${comp}gcc") ;;
-	esac
+	conf_margs "$comp" "$obj" "$arch"
 	ckey=$(cache_key "$0" "$c" "$(hash_files "$frag")" "${tools[$name]}" "$base" "${dirs[*]}")
 
 	# The reference: every object of the directories, at the base.
@@ -232,82 +302,69 @@ for c in "${confs[@]}"; do
 			continue
 		fi
 	fi
-	prev="$ref/warnings"
+	prev[$name]="$ref/warnings"
+	ckeys[$name]=$ckey
+	built_confs+=("$c")
+done
 
-	for i in $(seq 1 "$n"); do
-		commit=${commits[$((i - 1))]}
-		d="$out/$(printf %04d "$i")"
-		mkdir -p "$d"
-		# Kept under the key of this configuration and patches 1..i; its
-		# verdict is written again for the revision's inputs.
-		pkey=$(cache_key "$0" "$ckey" "$(cat "${patches[@]:0:$i}" | hash_text)")
-		vkey=$(cache_key "$0" "$stage_key" "$i" "$name")
-		if cache_get builds-patch "$pkey" "$d/.kept-$name"; then
-			read -r v _ r <"$d/.kept-$name/$name.verdict"
-			mv "$d/.kept-$name"/* "$d/"
-			rmdir "$d/.kept-$name"
-			verdict_write "$d/$name.verdict" "$v" "$vkey" "$r"
-			prev="$d/$name.warnings"
-			continue
-		fi
+# Patch by patch: what is kept is taken; the rest is built, the patch
+# checked out once and its configurations built side by side.
+for i in $(seq 1 "$n"); do
+	commit=${commits[$((i - 1))]}
+	d="$out/$(printf %04d "$i")"
+	mkdir -p "$d"
+	upto=$(cat "${patches[@]:0:$i}" | hash_text)
+	mapfile -t files < <(git -C "$MBUS_TREE" diff --name-only "$commit~1" "$commit")
+	declare -A pkeys=()
+	todo=()
+	for c in "${built_confs[@]}"; do
+		read -r name _ <<<"$c"
+		# Kept under the key of this configuration and patches 1..i.
+		pkey=$(cache_key "$0" "${ckeys[$name]}" "$upto")
+		pkeys[$name]=$pkey
+		cache_get builds-patch "$pkey" "$d/.kept-$name" && continue
 		tmp="$d/.new-$name"
 		rm -rf "$tmp"
 		mkdir -p "$tmp"
-		mapfile -t files < <(git -C "$MBUS_TREE" diff --name-only "$commit~1" "$commit")
 		# Does the patch change anything this configuration compiles?
-		relevant=""
-		for f in "${files[@]}"; do
-			case $f in
-			*Kconfig* | *Makefile | *Kbuild) relevant=$f ;;
-			include/*.h | arch/*.h) relevant=$f ;;
-			# (A file the base does not have is always built: whether the
-			# configuration compiles it is not known before.)
-			*.c) if grep -qxF "${f%.c}.o" "$ref/objects" || ! git -C "$MBUS_TREE" cat-file -e "$base:$f" 2>/dev/null; then relevant=$f; fi ;;
-			*.h) if grep -q "^${f%/*}/[^/]*\.o$" "$ref/objects"; then relevant=$f; fi ;;
-			esac
-			[ -z "$relevant" ] || break
-		done
-		if [ -z "$relevant" ]; then
-			cp "$prev" "$tmp/$name.warnings"
+		if [ -z "$(relevant "$name" "${files[@]}")" ]; then
+			cp "${prev[$name]}" "$tmp/$name.warnings"
 			: >"$tmp/$name.compiled"
 			verdict_write "$tmp/$name.verdict" OK "$pkey" "N/A: changes nothing this configuration compiles (not built)"
+			cache_put builds-patch "$pkey" "$tmp"
+			mv "$tmp" "$d/.kept-$name"
 		else
-			info "  builds $rev: $name: $i/$n ${patches[$((i - 1))]##*/}"
-			tree_checkout "$commit"
-			if ! why=$(configure "$name" "$arch" "$frag" "$disable" "$obj" "$commit"); then
-				cp "$prev" "$tmp/$name.warnings"
-				: >"$tmp/$name.compiled"
-				verdict_write "$tmp/$name.verdict" FAIL "$pkey" "$why"
-			else
-				touch "$tmp/start"
-				rc=0
-				build "$obj" "$tmp/$name.log" "${files[@]}" || rc=$?
-				normalize "$obj" "$tmp/$name.log" >"$tmp/this"
-				comm -13 "$prev" "$tmp/this" >"$tmp/$name.new-warnings"
-				# (Multisets: a second copy of a known warning is new.)
-				sort "$prev" "$tmp/$name.new-warnings" >"$tmp/$name.warnings"
-				for f in "${files[@]}"; do
-					[[ $f == *.c ]] && [ "$obj/${f%.c}.o" -nt "$tmp/start" ] && echo "$f"
-				done >"$tmp/$name.compiled" || true
-				k=$(wc -l <"$tmp/$name.compiled")
-				if [ "$rc" -ne 0 ]; then
-					verdict_write "$tmp/$name.verdict" FAIL "$pkey" "does not build: $(grep -m1 -E ': error: |Error [0-9]' "$tmp/$name.log" || tail -n 1 "$tmp/$name.log")"
-				elif [ -s "$tmp/$name.new-warnings" ]; then
-					verdict_write "$tmp/$name.verdict" FAIL "$pkey" "$(wc -l <"$tmp/$name.new-warnings") new W=1 warning(s): $(head -n 1 "$tmp/$name.new-warnings")"
-				else
-					verdict_write "$tmp/$name.verdict" OK "$pkey" "builds, W=1, no new warnings ($k changed C file(s) compiled)"
-				fi
-				rm -f "$tmp/start" "$tmp/this"
-			fi
+			todo+=("$c")
 		fi
-		# Only a completed build's result is kept.
-		cache_put builds-patch "$pkey" "$tmp"
-		mv "$tmp"/* "$d/"
-		rmdir "$tmp"
-		read -r v _ r <"$d/$name.verdict"
-		verdict_write "$d/$name.verdict" "$v" "$vkey" "$r"
-		prev="$d/$name.warnings"
 	done
+	if [ "${#todo[@]}" -gt 0 ]; then
+		tree_checkout "$commit"
+		# The patch's files touched, so that every object that depends on
+		# them is rebuilt in every configuration.
+		for f in "${files[@]}"; do [ ! -f "$MBUS_TREE/$f" ] || touch "$MBUS_TREE/$f"; done
+		for c in "${todo[@]}"; do
+			read -r name _ <<<"$c"
+			while [ "$(jobs -pr | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+			build_patch "$c" "$i" "${pkeys[$name]}" "${files[@]}" &
+		done
+		wait
+		for c in "${todo[@]}"; do
+			read -r name _ <<<"$c"
+			cache_has builds-patch "${pkeys[$name]}" ||
+				die "builds $rev: patch $i, $name: the build stopped before its verdict (see $d/.new-$name)"
+			mv "$d/.new-$name" "$d/.kept-$name"
+		done
+	fi
+	# Each verdict written again for the revision's inputs.
+	for c in "${built_confs[@]}"; do
+		read -r name _ <<<"$c"
+		read -r v _ r <"$d/.kept-$name/$name.verdict"
+		mv "$d/.kept-$name"/* "$d/"
+		rmdir "$d/.kept-$name"
+		verdict_write "$d/$name.verdict" "$v" "$(cache_key "$0" "$stage_key" "$i" "$name")" "$r"
+		prev[$name]="$d/$name.warnings"
+	done
+	unset pkeys
 done
 
 # Per patch: the verdicts (a known report of a posted revision XFAIL, see

@@ -6,11 +6,13 @@
 # (no-PM); each fails its configuration, named,
 # with the stage's non-zero exit. A changed file that no configuration
 # compiles (a driver whose option no fragment grants) fails; a partial run
-# (MBUS_BUILDS) has a key of its own; every revision has inputs.
+# (MBUS_BUILDS) has a key of its own; every revision has inputs. A build
+# job (configurations are built side by side) that stops before its
+# verdict stops the stage, naming the patch and the configuration.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 10
+t_plan 12
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 k3=$(ci/builds.sh --inputs v3 2>&1)
@@ -31,6 +33,17 @@ c1=$(fixture_commit "$base" "media: vimc: fixture: size_t as unsigned long ($T_N
 	char vimc_fixture_buf[24];\
 \
 	snprintf(vimc_fixture_buf, sizeof(vimc_fixture_buf), "%lu", sizeof(struct vimc_device));/')
+# The fault first (c1 is new: nothing of it is kept): comm, which only a
+# build job runs, fails.
+mkdir -p "$T_TMP/shim"
+printf '#!/bin/sh\necho "comm: an injected fault" >&2\nexit 3\n' >"$T_TMP/shim/comm"
+chmod +x "$T_TMP/shim/comm"
+out=$(fixture_stage "$base" "$c1" env PATH="$T_TMP/shim:$PATH" MBUS_BUILDS=i386,no-OF ci/builds.sh)
+rc=$?
+expect_match "a build job that stops before its verdict stops the stage, naming it" \
+	"builds v1: patch 1, (i386|no-OF): the build stopped before its verdict" "$out"
+expect_match "... with a non-zero exit" "^[1-9]" "$rc"
+
 out=$(run_fixture i386,no-OF "$c1")
 rc=$?
 expect_match "an i386-only format warning fails the i386 build of the patch, naming it" \
