@@ -8,11 +8,12 @@
 # busybox-static and coreutils, and i386 with v4l-utils (the 32-bit
 # v4l2-compliance and v4l2-ctl, for the compat ioctl path) and coreutils.
 # coreutils gives stdbuf and its libstdbuf.so: v4l2-compliance's output
-# goes to a file, so its stdout is fully buffered, and the children it
-# forks (testBlockingDQBuf, testVividDisconnect) print what the parent had
-# buffered again when they exit; test-media runs it under stdbuf -oL. Only what the guest runs is kept:
-# the programs, the shared libraries each needs (readelf; nothing of the
-# roots is executed on the host), the
+# goes to a file, so its stdout is fully buffered, and the children that
+# its testVividDisconnect forks print what the parent had buffered again
+# when they exit; test-media runs it under stdbuf -oL.
+#
+# Only what the guest runs is kept: the programs, the shared libraries
+# each needs (readelf; nothing of the roots is executed on the host), the
 # loaders, libcamera's IPA modules and data. The result is kept in the
 # cache by the package set, the suite, the mirror and this script; the
 # exact versions the roots got are written beside it (versions) and read by
