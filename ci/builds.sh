@@ -66,13 +66,19 @@ if [ -n "${MBUS_BUILDS:-}" ]; then
 	done
 fi
 frags=()
+declare -A named=()
 for c in "${confs[@]}"; do
 	read -r name arch comp frag disable extra <<<"$c"
 	[ -n "$disable" ] && [ -z "$extra" ] ||
 		die "builds: $registry: '$c': want 5 fields (name arch compiler fragment disable)"
+	[ -z "${named[$name]:-}" ] ||
+		die "builds: $registry: '$name' names two configurations (each has its own object directory)"
+	named[$name]=1
 	[ -f "$MBUS_TOP/ci/$frag" ] || die "builds: $registry: $name: no fragment ci/$frag"
 	frags+=("$MBUS_TOP/ci/$frag")
 done
+# Configurations are built side by side, JOBS at a time.
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "builds: JOBS=$JOBS: want a number of jobs, 1 or more"
 # tool_id COMPILER: its version; dies naming a missing compiler.
 tool_id() {
 	case $1 in
@@ -195,10 +201,19 @@ configure() {
 	echo "$key" >"$obj/.mbus-builds-key"
 }
 
-# build OBJ LOG: the directories built in OBJ at the checked-out commit;
-# the exit status of make.
+# build OBJ LOG: the directories built in OBJ at the checked-out commit,
+# with make -j$mj (the cores, shared among the builds that run side by
+# side); the exit status of make.
+mj=$JOBS
 build() {
-	make -C "$MBUS_TREE" "${margs[@]}" W=1 -j"$JOBS" -s "${dirs[@]}" >"$2" 2>&1
+	make -C "$MBUS_TREE" "${margs[@]}" W=1 -j"$mj" -s "${dirs[@]}" >"$2" 2>&1
+}
+# changed COMMIT [PATHSPEC...]: the files COMMIT changes, one a line; dies
+# if git cannot tell (an empty list would pass as a patch that changes
+# nothing a configuration compiles).
+changed() {
+	git -C "$MBUS_TREE" diff --name-only "$1~1" "$1" -- "${@:2}" ||
+		die "builds $rev: git diff of $1 failed in $MBUS_TREE"
 }
 
 # conf_margs COMPILER OBJ ARCH: make's arguments of a configuration, in margs.
@@ -314,7 +329,9 @@ for i in $(seq 1 "$n"); do
 	d="$out/$(printf %04d "$i")"
 	mkdir -p "$d"
 	upto=$(cat "${patches[@]:0:$i}" | hash_text)
-	mapfile -t files < <(git -C "$MBUS_TREE" diff --name-only "$commit~1" "$commit")
+	list=$(changed "$commit")
+	files=()
+	[ -z "$list" ] || mapfile -t files <<<"$list"
 	declare -A pkeys=()
 	todo=()
 	for c in "${built_confs[@]}"; do
@@ -342,12 +359,16 @@ for i in $(seq 1 "$n"); do
 		# The patch's files touched, so that every object that depends on
 		# them is rebuilt in every configuration.
 		for f in "${files[@]}"; do [ ! -f "$MBUS_TREE/$f" ] || touch "$MBUS_TREE/$f"; done
+		# JOBS builds at a time, the cores shared among them.
+		par=$((${#todo[@]} < JOBS ? ${#todo[@]} : JOBS))
+		mj=$(((JOBS + par - 1) / par))
 		for c in "${todo[@]}"; do
 			read -r name _ <<<"$c"
 			while [ "$(jobs -pr | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
 			build_patch "$c" "$i" "${pkeys[$name]}" "${files[@]}" &
 		done
 		wait
+		mj=$JOBS
 		for c in "${todo[@]}"; do
 			read -r name _ <<<"$c"
 			cache_has builds-patch "${pkeys[$name]}" ||
@@ -391,10 +412,13 @@ for i in $(seq 1 "$n"); do
 		*) verdict=FAIL reasons+=("patch $i $name: $v $r") ;;
 		esac
 	done
+	list=$(git -C "$MBUS_TREE" diff --diff-filter=d --name-only "$commit~1" "$commit" -- '*.c') ||
+		die "builds $rev: git diff of $commit failed in $MBUS_TREE"
 	while IFS= read -r f; do
+		[ -n "$f" ] || continue
 		grep -qxF -- "$f" "$d"/*.compiled 2>/dev/null ||
 			{ verdict=FAIL reasons+=("patch $i: $f was compiled in no configuration"); }
-	done < <(git -C "$MBUS_TREE" diff --diff-filter=d --name-only "$commit~1" "$commit" -- '*.c')
+	done <<<"$list"
 done
 if [ "$verdict" = OK ]; then
 	na=$(cat "$out"/[0-9][0-9][0-9][0-9]/*.verdict | grep -c ' N/A: ' || true)

@@ -67,8 +67,10 @@ book_of() {
 # kdoc_index COMMIT: "SOURCE<TAB>DOCUMENT" for every kernel-doc directive
 # under Documentation/ at COMMIT, kept by the tree id of Documentation/.
 kdoc_index() {
-	local c=$1 key tmp
-	key=$(cache_key "$0" kdoc-index "$(git -C "$MBUS_TREE" rev-parse "$c:Documentation")")
+	local c=$1 key tmp docs
+	docs=$(git -C "$MBUS_TREE" rev-parse --verify -q "$c:Documentation") ||
+		die "htmldocs $rev: no Documentation/ at $c"
+	key=$(cache_key "$0" kdoc-index "$docs")
 	if ! cache_has htmldocs-kdoc "$key"; then
 		tmp=$(mktemp -d)
 		git -C "$MBUS_TREE" grep -E 'kernel-doc:: +' "$c" -- Documentation |
@@ -76,7 +78,7 @@ kdoc_index() {
 			{ rm -rf "$tmp"; die "htmldocs $rev: git grep of the kernel-doc directives at $c failed"; }
 		grep -q '^include/media/' "$tmp/index" ||
 			{ rm -rf "$tmp"; die "htmldocs $rev: no kernel-doc directive of include/media/ found at $c"; }
-		cache_put htmldocs-kdoc "$key" "$tmp"
+		cache_put htmldocs-kdoc "$key" "$tmp" || { rm -rf "$tmp"; die "htmldocs $rev: cannot keep the index"; }
 		rm -rf "$tmp"
 	fi
 	cat "$(cache_path htmldocs-kdoc "$key")/index"
@@ -107,9 +109,12 @@ for i in $(seq 1 "$n"); do
 	d="$out/$(printf %04d "$i")"
 	mkdir -p "$d"
 	key=$(cache_key "$0" "$stage_key" "$i" htmldocs)
-	mapfile -t files < <(git -C "$MBUS_TREE" diff --name-only "$c~1" "$c")
-	# (Not in a process substitution: a books() that fails must stop the
-	# stage, not leave the patch touching no book.)
+	# (Not in process substitutions: a git diff or a books() that fails
+	# must stop the stage, not leave the patch touching no book.)
+	list=$(git -C "$MBUS_TREE" diff --name-only "$c~1" "$c") ||
+		die "htmldocs $rev: git diff of patch $i failed in $MBUS_TREE"
+	files=()
+	[ -z "$list" ] || mapfile -t files <<<"$list"
 	b1=$(books "$c~1" "${files[@]}") || die "htmldocs $rev: the books of patch $i (before) could not be found"
 	b2=$(books "$c" "${files[@]}") || die "htmldocs $rev: the books of patch $i could not be found"
 	mapfile -t touched < <(printf '%s\n' "$b1" "$b2" | sed '/^$/d' | sort -u)

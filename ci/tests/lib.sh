@@ -61,6 +61,20 @@ expect_match() {
 	fi
 }
 
+# git_fails SUBCOMMAND: a PATH under which git SUBCOMMAND fails (an injected
+# fault, said so on stderr) and every other git command runs as usual.
+git_fails() {
+	local d="$T_TMP/git-fails-$1"
+	mkdir -p "$d"
+	cat >"$d/git" <<SHIM
+#!/bin/sh
+for a; do [ "\$a" = "$1" ] && { echo "git $1: an injected fault" >&2; exit 2; }; done
+exec /usr/bin/git "\$@"
+SHIM
+	chmod +x "$d/git"
+	echo "$d:$PATH"
+}
+
 # expect_no_match NAME REGEX TEXT: TEXT must not match REGEX (grep -E).
 expect_no_match() {
 	if grep -qE -- "$2" <<<"$3"; then

@@ -8,17 +8,21 @@
 # compiles (a driver whose option no fragment grants) fails; a partial run
 # (MBUS_BUILDS) has a key of its own; every revision has inputs. A build
 # job (configurations are built side by side) that stops before its
-# verdict stops the stage, naming the patch and the configuration.
+# verdict stops the stage, naming the patch and the configuration; so does
+# a git diff that fails, and JOBS=0.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 12
+t_plan 14
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 k3=$(ci/builds.sh --inputs v3 2>&1)
 expect_match "v3 has inputs for the builds stage" '^[0-9a-f]{16}$' "$k3"
 expect_match "a partial run (MBUS_BUILDS=arm64) has another key" '^[0-9a-f]{16}$' \
 	"$(k=$(MBUS_BUILDS=arm64 ci/builds.sh --inputs v3 2>&1) && [ "$k" != "$k3" ] && echo "$k")"
+
+expect_fail "JOBS=0 (builds side by side, JOBS at a time) is refused, named" \
+	'builds: JOBS=0: want a number of jobs' env JOBS=0 ci/builds.sh v3
 
 # run_fixture ONLY COMMIT: the builds stage, configurations ONLY, on a
 # one-patch fixture revision v1 made of COMMIT; its output.
@@ -43,6 +47,11 @@ rc=$?
 expect_match "a build job that stops before its verdict stops the stage, naming it" \
 	"builds v1: patch 1, (i386|no-OF): the build stopped before its verdict" "$out"
 expect_match "... with a non-zero exit" "^[1-9]" "$rc"
+
+out=$(fixture_stage "$base" "$c1" env PATH="$(git_fails diff)" MBUS_BUILDS=i386,no-OF ci/builds.sh)
+rc=$?
+expect_match "a git diff that fails stops the stage, naming the commit" \
+	"^rc=[1-9][0-9]* .*builds v1: git diff of [0-9a-f]{40} failed" "rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
 
 out=$(run_fixture i386,no-OF "$c1")
 rc=$?

@@ -3,11 +3,12 @@
 # ARRAY_SIZE fails the cocci stage with the report named (new against the
 # file before the patch), and so does a patch that adds a second copy of
 # the same report; the stage exits non-zero; every revision has inputs.
-# Neither apply nor cocci moves the base tree's checkout.
+# Neither apply nor cocci moves the base tree's checkout. A git diff that
+# fails stops the stage.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 6
+t_plan 7
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 expect_match "v3 has inputs for the cocci stage" '^[0-9a-f]{16}$' "$(ci/cocci.sh --inputs v3 2>&1)"
@@ -37,6 +38,10 @@ static int vimc_fixture_count2(void)\
 ws bash -c '. ci/lib.sh && take_lock t-cocci && tree_checkout "$1"' _ "$c2"
 head=$(git -C "$T_TREE" rev-parse HEAD)
 stamp=$(stat -c %y "$T_TREE/$vimc")
+fault=$(fixture_stage "$base" "$c2" env PATH="$(git_fails diff)" ci/cocci.sh)
+rc=$?
+expect_match "a git diff that fails stops the stage, naming the commit" \
+	"^rc=[1-9][0-9]* .*cocci v1: git diff of [0-9a-f]{40} failed" "rc=$rc $(tr '\n' ' ' <<<"${fault:-}")"
 out=$(fixture_stage "$base" "$c2" ci/cocci.sh)
 rc=$?
 expect_match "an open-coded ARRAY_SIZE fails the patch's coccicheck, naming the report" \

@@ -8,11 +8,11 @@
 # document's book. The books are built in the side tree: the base tree's
 # checkout and the modification time of its files do not move. A kernel-doc
 # index that cannot be read stops the stage; it never leaves a patch
-# touching no book.
+# touching no book, and neither does a git diff that fails.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 8
+t_plan 9
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 doc=Documentation/driver-api/media/v4l2-common.rst
@@ -35,20 +35,18 @@ c3=$(fixture_commit "$c2" "media: v4l2-mediabus: fixture: a header with kernel-d
 	"$hdr" '$a\
 /* fixture */')
 
-# The fault first (this run's Documentation/ is new: its index is not kept).
-mkdir -p "$T_TMP/shim"
-cat >"$T_TMP/shim/git" <<'SHIM'
-#!/bin/sh
-for a; do [ "$a" = grep ] && { echo "git grep: an injected fault" >&2; exit 2; }; done
-exec /usr/bin/git "$@"
-SHIM
-chmod +x "$T_TMP/shim/git"
-out=$(fixture_stage "$base" "$c3" env PATH="$T_TMP/shim:$PATH" ci/htmldocs.sh)
+# The faults first (this run's Documentation/ is new: its index is not
+# kept): git grep, then git diff, failing.
+out=$(fixture_stage "$base" "$c3" env PATH="$(git_fails grep)" ci/htmldocs.sh)
 rc=$?
 expect_match "a git grep that fails stops the stage, naming the patch" \
 	"^rc=[1-9][0-9]* .*htmldocs v1: the books of patch 1( \\(before\\))? could not be found" \
 	"rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
 expect_no_match "... and no patch is left touching no book" "N/A: touches no book" "${out:-}"
+out=$(fixture_stage "$base" "$c3" env PATH="$(git_fails diff)" ci/htmldocs.sh)
+rc=$?
+expect_match "a git diff that fails stops the stage, naming the patch" \
+	"^rc=[1-9][0-9]* .*htmldocs v1: git diff of patch 1 failed" "rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
 
 head_before=$(git -C "$T_TREE" rev-parse HEAD)
 mtime_before=$(stat -c %Y "$T_TREE/$doc")
