@@ -13,7 +13,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 14
+t_plan 15
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 k3=$(ci/builds.sh --inputs v3 2>&1)
@@ -21,8 +21,9 @@ expect_match "v3 has inputs for the builds stage" '^[0-9a-f]{16}$' "$k3"
 expect_match "a partial run (MBUS_BUILDS=arm64) has another key" '^[0-9a-f]{16}$' \
 	"$(k=$(MBUS_BUILDS=arm64 ci/builds.sh --inputs v3 2>&1) && [ "$k" != "$k3" ] && echo "$k")"
 
+# (Apart from the real results, and bounded: a JOBS=0 taken would spin.)
 expect_fail "JOBS=0 (builds side by side, JOBS at a time) is refused, named" \
-	'builds: JOBS=0: want a number of jobs' env JOBS=0 ci/builds.sh v3
+	'builds: JOBS=0: want a number of jobs' ws timeout 60 env JOBS=0 ci/builds.sh v3
 
 # run_fixture ONLY COMMIT: the builds stage, configurations ONLY, on a
 # one-patch fixture revision v1 made of COMMIT; its output.
@@ -52,6 +53,8 @@ out=$(fixture_stage "$base" "$c1" env PATH="$(git_fails diff)" MBUS_BUILDS=i386,
 rc=$?
 expect_match "a git diff that fails stops the stage, naming the commit" \
 	"^rc=[1-9][0-9]* .*builds v1: git diff of [0-9a-f]{40} failed" "rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
+# (Two places read the patch's files; the first must stop before any verdict.)
+expect_no_match "... before any configuration's verdict" " (OK|FAIL) " "${out:-}"
 
 out=$(run_fixture i386,no-OF "$c1")
 rc=$?

@@ -8,7 +8,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 7
+t_plan 8
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 expect_match "v3 has inputs for the cocci stage" '^[0-9a-f]{16}$' "$(ci/cocci.sh --inputs v3 2>&1)"
@@ -42,6 +42,7 @@ fault=$(fixture_stage "$base" "$c2" env PATH="$(git_fails diff)" ci/cocci.sh)
 rc=$?
 expect_match "a git diff that fails stops the stage, naming the commit" \
 	"^rc=[1-9][0-9]* .*cocci v1: git diff of [0-9a-f]{40} failed" "rc=$rc $(tr '\n' ' ' <<<"${fault:-}")"
+expect_no_match "... before any patch's verdict" "N/A: changes no" "${fault:-}"
 out=$(fixture_stage "$base" "$c2" ci/cocci.sh)
 rc=$?
 expect_match "an open-coded ARRAY_SIZE fails the patch's coccicheck, naming the report" \
