@@ -23,7 +23,7 @@ expect_match "a partial run (MBUS_BUILDS=arm64) has another key" '^[0-9a-f]{16}$
 
 # (Apart from the real results, and bounded: a JOBS=0 taken would spin.)
 expect_fail "JOBS=0 (builds side by side, JOBS at a time) is refused, named" \
-	'builds: JOBS=0: want a number of jobs' ws timeout 60 env JOBS=0 ci/builds.sh v3
+	'builds: JOBS=0: want a number of jobs' env MBUS_RESULTS="$T_TMP/results" JOBS=0 timeout 60 ci/builds.sh v3
 
 # run_fixture ONLY COMMIT: the builds stage, configurations ONLY, on a
 # one-patch fixture revision v1 made of COMMIT; its output.
