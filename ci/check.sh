@@ -81,7 +81,7 @@ for i in $(seq 1 "$n"); do
 		cached=$((cached + 1))
 	else
 		note=""
-		mapfile -t files < <(git -C "$MBUS_TREE" diff --name-only "$c~1" "$c")
+		changed_files files "$c"
 		tree_checkout "$c~1"
 		"$MBUS_TOP/ci/kerneldoc.sh" before "$out" "${files[@]}" || true
 		tree_checkout "$c"

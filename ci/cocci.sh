@@ -60,23 +60,16 @@ mapfile -t commits < <(git -C "$MBUS_TREE" rev-list --reverse "$base..$tip")
 file_key() {
 	cache_key "$0" "$cocci_id" "$1" "$2"
 }
-# c_files COMMIT: the .c and .h files COMMIT changes, one a line; dies if
-# git cannot tell (an empty list would pass as a patch that changes none).
-c_files() {
-	git -C "$MBUS_TREE" diff --name-only "$1~1" "$1" -- '*.c' '*.h' ||
-		die "cocci $rev: git diff of $1 failed in $MBUS_TREE"
-}
 # The versions to check: each changed file before and after each patch.
 declare -A want=()
 for c in "${commits[@]}"; do
-	list=$(c_files "$c")
-	while IFS= read -r f; do
-		[ -n "$f" ] || continue
+	changed_files files "$c" '*.c' '*.h'
+	for f in "${files[@]}"; do
 		for side in "$c~1" "$c"; do
 			blob=$(git -C "$MBUS_TREE" rev-parse -q --verify "$side:$f" 2>/dev/null) || continue
 			cache_has cocci-file "$(file_key "$f" "$blob")" || want["$blob $f"]=1
 		done
-	done <<<"$list"
+	done
 done
 if [ "${#want[@]}" -gt 0 ]; then
 	work=$(mktemp -d "$MBUS_CACHE/cocci-work.XXXXXX")
@@ -122,9 +115,7 @@ for i in $(seq 1 "$n"); do
 	c=${commits[$((i - 1))]}
 	d="$out/$(printf %04d "$i")"
 	mkdir -p "$d"
-	list=$(c_files "$c")
-	files=()
-	[ -z "$list" ] || mapfile -t files <<<"$list"
+	changed_files files "$c" '*.c' '*.h'
 	# (Multisets: a second copy of a known report is new.)
 	for f in "${files[@]}"; do report "$f" "$c~1"; done | sort >"$d/cocci.before"
 	for f in "${files[@]}"; do report "$f" "$c"; done | sort >"$d/cocci.after"

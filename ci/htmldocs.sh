@@ -78,7 +78,7 @@ kdoc_index() {
 			{ rm -rf "$tmp"; die "htmldocs $rev: git grep of the kernel-doc directives at $c failed"; }
 		grep -q '^include/media/' "$tmp/index" ||
 			{ rm -rf "$tmp"; die "htmldocs $rev: no kernel-doc directive of include/media/ found at $c"; }
-		cache_put htmldocs-kdoc "$key" "$tmp" || { rm -rf "$tmp"; die "htmldocs $rev: cannot keep the index"; }
+		cache_put htmldocs-kdoc "$key" "$tmp" || { rm -rf "$tmp"; die "htmldocs $rev: the index could not be kept"; }
 		rm -rf "$tmp"
 	fi
 	cat "$(cache_path htmldocs-kdoc "$key")/index"
@@ -111,10 +111,7 @@ for i in $(seq 1 "$n"); do
 	key=$(cache_key "$0" "$stage_key" "$i" htmldocs)
 	# (Not in process substitutions: a git diff or a books() that fails
 	# must stop the stage, not leave the patch touching no book.)
-	list=$(git -C "$MBUS_TREE" diff --name-only "$c~1" "$c") ||
-		die "htmldocs $rev: git diff of patch $i failed in $MBUS_TREE"
-	files=()
-	[ -z "$list" ] || mapfile -t files <<<"$list"
+	changed_files files "$c"
 	b1=$(books "$c~1" "${files[@]}") || die "htmldocs $rev: the books of patch $i (before) could not be found"
 	b2=$(books "$c" "${files[@]}") || die "htmldocs $rev: the books of patch $i could not be found"
 	mapfile -t touched < <(printf '%s\n' "$b1" "$b2" | sed '/^$/d' | sort -u)

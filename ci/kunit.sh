@@ -13,7 +13,12 @@ rev=${1:?usage: kunit.sh REV}
 [ "${MBUS_LOCKED:-}" ] || take_lock "$@"
 tip=$(rev_tip "$rev")
 base=$(base_commit)
-mapfile -t configs < <(git -C "$MBUS_TREE" diff --name-only --diff-filter=AM "$base" "$tip" -- '*.kunitconfig')
+# (Not in a process substitution: a git diff that fails must not pass as
+# a revision that adds no KUnit suite.)
+list=$(git -C "$MBUS_TREE" diff --name-only --diff-filter=AM "$base" "$tip" -- '*.kunitconfig') ||
+	die "kunit $rev: git diff of $base..$tip failed in $MBUS_TREE"
+configs=()
+[ -z "$list" ] || mapfile -t configs <<<"$list"
 out="$MBUS_RESULTS/$rev/kunit"
 rm -rf "$out"
 mkdir -p "$out"

@@ -446,18 +446,31 @@ cache_get() {
 }
 # cache_put NAME KEY SRCDIR: keep SRCDIR's files. Written under a temporary
 # name and moved into place, so that a run killed midway leaves nothing a
-# later run could take for a result.
+# later run could take for a result. Every step is checked here, not left
+# to errexit: callers run it in a condition or in $(...), where errexit is
+# off, and a copy that failed must not be kept as done.
 cache_put() {
 	local dest tmp
 	dest=$(cache_path "$1" "$2")
 	tmp="$MBUS_STATE/.tmp-$1-$2.$$"
-	mkdir -p "$MBUS_STATE"
-	rm -rf "$tmp"
-	mkdir -p "$tmp"
-	cp -a "$3/." "$tmp/"
-	touch "$tmp/.done"
-	rm -rf "$dest"
-	mv "$tmp" "$dest"
+	if ! { mkdir -p "$MBUS_STATE" && rm -rf "$tmp" && mkdir -p "$tmp" &&
+		cp -a "$3/." "$tmp/" && touch "$tmp/.done" && rm -rf "$dest" && mv "$tmp" "$dest"; }; then
+		rm -rf "$tmp"
+		echo "error: cache_put $1: $3 could not be kept as $dest" >&2
+		return 1
+	fi
+}
+# changed_files ARRAY COMMIT [PATHSPEC...]: the files COMMIT changes
+# against its parent (git diff --name-only), into ARRAY. Dies if git
+# cannot tell: an empty list would pass as a patch that changes nothing
+# (a process substitution would lose git's exit status).
+changed_files() {
+	local -n _cf_files=$1
+	local _cf_list
+	_cf_list=$(git -C "$MBUS_TREE" diff --name-only "$2~1" "$2" -- "${@:3}") ||
+		die "${0##*/}: git diff of $2 failed in $MBUS_TREE"
+	_cf_files=()
+	[ -z "$_cf_list" ] || mapfile -t _cf_files <<<"$_cf_list"
 }
 
 # base_tools: a directory with the base's own tools/testing/kunit and

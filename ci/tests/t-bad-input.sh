@@ -4,7 +4,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 20
+t_plan 22
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 real_branches=$(git -C "$T_TREE" for-each-ref --format='%(refname) %(objectname)' refs/heads/rev)
@@ -102,4 +102,10 @@ wait "$holder" 2>/dev/null
 expect_eq "bad input left the committed files untouched" "$committed" \
 	"$(git -C "$T_TOP" status --porcelain -- series-v1 series-v2 cover-letter outgoing | sha256sum)"
 git -C "$T_TREE" branch -D -q test/v1 2>/dev/null
+# A result that cannot be copied into the cache is not kept as done:
+# cache_put fails, whatever errexit (callers run it in conditions).
+got=$(MBUS_STATE="$T_TMP/state" bash -c '. ci/lib.sh; cache_put t-fixture k0 "$1" && echo kept; cache_has t-fixture k0 && echo done; :' _ "$T_TMP/no-such-dir" 2>&1)
+expect_match "a copy into the cache that fails is refused, named" \
+	"^error: cache_put t-fixture: $T_TMP/no-such-dir could not be kept" "$got"
+expect_no_match "... and nothing is kept as done" "^(kept|done)$" "$got"
 t_done

@@ -41,7 +41,7 @@ stamp=$(stat -c %y "$T_TREE/$vimc")
 fault=$(fixture_stage "$base" "$c2" env PATH="$(git_fails diff)" ci/cocci.sh)
 rc=$?
 expect_match "a git diff that fails stops the stage, naming the commit" \
-	"^rc=[1-9][0-9]* .*cocci v1: git diff of [0-9a-f]{40} failed" "rc=$rc $(tr '\n' ' ' <<<"${fault:-}")"
+	"^rc=[1-9][0-9]* .*cocci.sh: git diff of [0-9a-f]{40} failed" "rc=$rc $(tr '\n' ' ' <<<"${fault:-}")"
 expect_no_match "... before any patch's verdict" "N/A: changes no" "${fault:-}"
 out=$(fixture_stage "$base" "$c2" ci/cocci.sh)
 rc=$?

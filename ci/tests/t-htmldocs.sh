@@ -46,7 +46,7 @@ expect_no_match "... and no patch is left touching no book" "N/A: touches no boo
 out=$(fixture_stage "$base" "$c3" env PATH="$(git_fails diff)" ci/htmldocs.sh)
 rc=$?
 expect_match "a git diff that fails stops the stage, naming the patch" \
-	"^rc=[1-9][0-9]* .*htmldocs v1: git diff of patch 1 failed" "rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
+	"^rc=[1-9][0-9]* .*htmldocs.sh: git diff of [0-9a-f]{40} failed" "rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
 
 head_before=$(git -C "$T_TREE" rev-parse HEAD)
 mtime_before=$(stat -c %Y "$T_TREE/$doc")
