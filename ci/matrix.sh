@@ -40,6 +40,17 @@ esc() {
 }
 
 stage_begin "matrix"
+# Each stage's key of each revision, computed once (about 2.7 s a
+# revision): the matrix's key is made of them, and its cells are read
+# against them.
+declare -A stage_keys=()
+for rev in "${revs[@]}"; do
+	revision_has_patches "$rev" || continue
+	for s in cocci htmldocs builds; do
+		stage_keys[$rev/$s]=$("$MBUS_TOP/ci/$s.sh" --inputs "$rev") ||
+			die "matrix: ci/$s.sh --inputs $rev failed"
+	done
+done
 # The matrix is a function of the verdict files it reads and of the
 # inputs it reads them against (the base, the toolchain, the checks'
 # scripts, every revision's patches, each stage's --inputs): kept under a
@@ -54,7 +65,7 @@ key=$(
 		for rev in "${revs[@]}"; do
 			revision_has_patches "$rev" || continue
 			for s in cocci htmldocs builds; do
-				"$MBUS_TOP/ci/$s.sh" --inputs "$rev" || echo "no inputs: $s $rev"
+				echo "${stage_keys[$rev/$s]}"
 			done
 			find "$MBUS_RESULTS/$rev" -name '*.verdict' -print0 2>/dev/null | sort -z |
 				xargs -0 -r grep -H ''
@@ -107,10 +118,6 @@ for rev in "${revs[@]}"; do
 	revision_has_patches "$rev" || continue
 	mapfile -t patches < <(revision_patches "$rev")
 	n=${#patches[@]}
-	declare -A stage_keys=()
-	for s in cocci htmldocs builds; do
-		stage_keys[$s]=$("$MBUS_TOP/ci/$s.sh" --inputs "$rev") || die "matrix: ci/$s.sh --inputs $rev failed"
-	done
 	printf '\nmatrix %s (%d patches)\n  %-5s' "$rev" "$n" patch
 	printf ' %-11.11s' "${columns[@]}"
 	printf '\n'
@@ -129,14 +136,14 @@ for rev in "${revs[@]}"; do
 			case $col in
 			cocci | htmldocs)
 				read -r c v r < <(cell "$res/$col/$nnnn/$col.verdict" \
-					"$(cache_key "$MBUS_TOP/ci/$col.sh" "${stage_keys[$col]}" "$i" "$col")")
+					"$(cache_key "$MBUS_TOP/ci/$col.sh" "${stage_keys[$rev/$col]}" "$i" "$col")")
 				;;
 			*)
 				if [ -n "${patch_check[$col]:-}" ]; then
 					read -r c v r < <(cell "$res/$nnnn/$col.verdict" "$want")
 				else
 					read -r c v r < <(cell "$res/builds/$nnnn/$col.verdict" \
-						"$(cache_key "$MBUS_TOP/ci/builds.sh" "${stage_keys[builds]}" "$i" "$col")")
+						"$(cache_key "$MBUS_TOP/ci/builds.sh" "${stage_keys[$rev/builds]}" "$i" "$col")")
 				fi
 				;;
 			esac
@@ -159,13 +166,12 @@ for rev in "${revs[@]}"; do
 	# configuration compiled, a known report that no longer fails).
 	printf '<ul class="stages">' >>"$html.tmp"
 	for s in builds cocci htmldocs; do
-		read -r v r < <(verdict_read "$MBUS_RESULTS/$rev/$s/$s.verdict" "${stage_keys[$s]}")
+		read -r v r < <(verdict_read "$MBUS_RESULTS/$rev/$s/$s.verdict" "${stage_keys[$rev/$s]}")
 		printf '  %s %s: %s %s\n' "$rev" "$s" "$v" "$r"
 		printf '<li data-stage="%s">%s: %s</li>' "$s" "$s" "$(esc "$v $r")" >>"$html.tmp"
 		verdict_passes "$v" || { bad=$((bad + 1)); echo "$rev $s: $v $r" >>"$tmp"; }
 	done
 	printf '</ul>\n' >>"$html.tmp"
-	unset stage_keys
 done
 printf '</body>\n</html>\n' >>"$html.tmp"
 mv -f "$html.tmp" "$html"
