@@ -329,20 +329,21 @@ def compliance_unsound(run, drv):
 	"""Why the tests read from a compliance run cannot be counted, or None.
 
 	v4l2-compliance prints each node's "Compliance test for" once, each
-	"Test input/output N:" once per node, and per node a "Total for" with
-	the number of tests it ran. Output printed again or lost breaks one of
-	these: with its stdout buffered, the children that testVividDisconnect
-	forks printed the parent's buffer again when they exited (the guest
-	runs it under stdbuf -oL, so that they have nothing to print).
+	"Test input/output N:" once per node, and per node one "Total for"
+	with the number of tests it ran. Output printed again or lost breaks
+	one of these: with its stdout buffered, the children that
+	testVividDisconnect forks printed the parent's buffer again when they
+	exited (the guest runs it under stdbuf -oL, so that they have nothing
+	to print).
 	"""
-	hdr, seen, nodes, ran = '', set(), set(), {}
+	hdr, seen, nodes, ran, totals = '', set(), [], {}, set()
 	for line in run.section(f'compliance-{drv}'):
 		m = re.match(r'^Compliance test for (.*?):?$', line)
 		if m:
 			hdr, seen = m.group(1), set()
-			if hdr in nodes:
+			if hdr in ran:
 				return f'"Compliance test for {hdr}" printed twice'
-			nodes.add(hdr)
+			nodes.append(hdr)
 			ran[hdr] = 0
 		elif re.match(r'^Test (input|output) \d+:$', line):
 			if line in seen:
@@ -352,8 +353,19 @@ def compliance_unsound(run, drv):
 			ran[hdr] += 1
 		else:
 			m = re.match(r'^Total for (.*?): (\d+), Succeeded', line)
-			if m and m.group(1) in ran and ran[m.group(1)] != int(m.group(2)):
-				return f'{m.group(1)}: {ran[m.group(1)]} tests read, its "Total for" says {m.group(2)}'
+			if not m:
+				continue
+			node = m.group(1)
+			if node not in ran:
+				return f'"Total for {node}" without its "Compliance test for"'
+			if node in totals:
+				return f'"Total for {node}" printed twice'
+			totals.add(node)
+			if ran[node] != int(m.group(2)):
+				return f'{node}: {ran[node]} tests read, its "Total for" says {m.group(2)}'
+	for node in nodes:
+		if node not in totals:
+			return f'{node}: no "Total for" line'
 	return None
 
 

@@ -7,7 +7,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 36
+t_plan 38
 
 # A console as a good guest prints it.
 good_console() {
@@ -36,6 +36,8 @@ MBUS-END compliance-vimc rc=1
 MBUS-BEGIN compliance-vimc-32
 Compliance test for vimc device /dev/media0:
 	test MEDIA_IOC_DEVICE_INFO: OK
+Total for vimc device /dev/media0: 1, Succeeded: 1, Failed: 0, Warnings: 0
+
 Grand Total for vimc device /dev/media0: 1, Succeeded: 1, Failed: 0, Warnings: 0
 MBUS-END compliance-vimc-32 rc=0
 MBUS-BEGIN mbus-test
@@ -61,6 +63,8 @@ MBUS-END libcamera-capture rc=0
 MBUS-BEGIN compliance-vivid
 Compliance test for vivid device /dev/media1:
 	test VIDIOC_QUERYCAP: OK
+Total for vivid device /dev/media1: 1, Succeeded: 1, Failed: 0, Warnings: 0
+
 Grand Total for vivid device /dev/media1: 1, Succeeded: 1, Failed: 0, Warnings: 0
 MBUS-END compliance-vivid rc=0
 MBUS-BEGIN kmemleak
@@ -125,7 +129,8 @@ verdict_is notsupp compliance FAIL 'Not Supported here but supported on the base
 # parent's buffer again (its stdout buffered when testVividDisconnect
 # forked), whether the repeat holds a "Test input" block, the node's
 # header, or only tests; a test lost. Two nodes with a "Test input 0:"
-# each are right.
+# each are right. (Each node ends with its own "Total for", as
+# v4l2-compliance prints it.)
 judge_fixture repeated '/^Compliance test for vivid device/a Test input 0:\n\ttest VIDIOC_G_FMT: OK\nTest input 0:\n\ttest VIDIOC_G_FMT: OK'
 verdict_is repeated compliance FAIL 'vivid: its output cannot be counted \(vivid device /dev/media1: "Test input 0:" printed twice\)'
 judge_fixture repeatedhdr '/^Compliance test for vivid device/{p;n;p;n;p;}'
@@ -134,6 +139,11 @@ judge_fixture recount '0,/test VIDIOC_QUERYCAP: /{/test VIDIOC_QUERYCAP: /p}'
 verdict_is recount compliance FAIL 'vimc: its output cannot be counted \(vimc device /dev/media0: 6 tests read, its "Total for" says 5\)'
 judge_fixture lost '0,/test MMAP (select, REQBUFS): OK/{/test MMAP (select, REQBUFS): OK/d}'
 verdict_is lost compliance FAIL 'vimc: its output cannot be counted \(vimc device /dev/media0: 4 tests read, its "Total for" says 5\)'
+# A node's "Total for" lost, or printed twice.
+judge_fixture nodetotal '/^Total for vivid device \/dev\/media1:/d'
+verdict_is nodetotal compliance FAIL 'vivid: its output cannot be counted \(vivid device /dev/media1: no "Total for" line\)'
+judge_fixture twicetotal '/^Total for vimc device \/dev\/media0: 5,/p'
+verdict_is twicetotal compliance FAIL 'vimc: its output cannot be counted \("Total for vimc device /dev/media0" printed twice\)'
 judge_fixture twonodes '/^Compliance test for vivid device/i Compliance test for vivid device /dev/video9:\nTest input 0:\n\ttest VIDIOC_G_FMT: OK\nTotal for vivid device /dev/video9: 1, Succeeded: 1, Failed: 0, Warnings: 0
 /^Compliance test for vivid device \/dev\/media1/a Test input 0:'
 verdict_is twonodes compliance WARN 'failing on the base too'
