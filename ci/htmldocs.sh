@@ -53,16 +53,25 @@ mapfile -t commits < <(git -C "$MBUS_TREE" rev-list --reverse "$base..$tip")
 [ "${#commits[@]}" -eq "$n" ] || die "htmldocs $rev: $n patches gave ${#commits[@]} commits"
 
 # book_of COMMIT PATH: the book (SPHINXDIRS value) a document belongs to.
+# Dies if git cannot tell whether an index.rst is there (git cat-file -e
+# fails alike for a file that is not there and for a git that fails).
 book_of() {
 	local a b rest
 	rest=${2#Documentation/}
 	a=${rest%%/*} rest=${rest#*/}
 	b=${rest%%/*}
-	if [ "$b" != "$rest" ] && git -C "$MBUS_TREE" cat-file -e "$1:Documentation/$a/$b/index.rst" 2>/dev/null; then
+	if [ "$b" != "$rest" ] && has_file "$1" "Documentation/$a/$b/index.rst"; then
 		echo "$a/$b"
-	elif git -C "$MBUS_TREE" cat-file -e "$1:Documentation/$a/index.rst" 2>/dev/null; then
+	elif has_file "$1" "Documentation/$a/index.rst"; then
 		echo "$a"
 	fi
+}
+# has_file COMMIT PATH: whether COMMIT has PATH; dies if git cannot tell.
+has_file() {
+	local there
+	there=$(git -C "$MBUS_TREE" ls-tree --name-only "$1" -- "$2") ||
+		die "htmldocs $rev: git ls-tree of $1 failed in $MBUS_TREE"
+	[ -n "$there" ]
 }
 # kdoc_index COMMIT: "SOURCE<TAB>DOCUMENT" for every kernel-doc directive
 # under Documentation/ at COMMIT, kept by the tree id of Documentation/.
@@ -90,10 +99,10 @@ books() {
 	index=$(kdoc_index "$c") || exit 1
 	for f in "$@"; do
 		case $f in
-		Documentation/*) book_of "$c" "$f" ;;
+		Documentation/*) book_of "$c" "$f" || exit 1 ;;
 		*)
 			awk -F '\t' -v f="$f" '$1 == f { print $2 }' <<<"$index" |
-				while IFS= read -r d; do book_of "$c" "$d"; done
+				while IFS= read -r d; do book_of "$c" "$d" || exit 1; done || exit 1
 			;;
 		esac
 	done | sort -u

@@ -8,11 +8,12 @@
 # document's book. The books are built in the side tree: the base tree's
 # checkout and the modification time of its files do not move. A kernel-doc
 # index that cannot be read stops the stage; it never leaves a patch
-# touching no book, and neither does a git diff that fails.
+# touching no book, and neither does a git diff or a git ls-tree (is a
+# book's index.rst there?) that fails.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 9
+t_plan 11
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 doc=Documentation/driver-api/media/v4l2-common.rst
@@ -41,6 +42,13 @@ out=$(fixture_stage "$base" "$c3" env PATH="$(git_fails grep)" ci/htmldocs.sh)
 rc=$?
 expect_match "a git grep that fails stops the stage, naming the patch" \
 	"^rc=[1-9][0-9]* .*htmldocs v1: the books of patch 1( \\(before\\))? could not be found" \
+	"rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
+expect_no_match "... and no patch is left touching no book" "N/A: touches no book" "${out:-}"
+# git ls-tree failing: whether a book's index.rst is there cannot be told.
+out=$(fixture_stage "$base" "$c3" env PATH="$(git_fails ls-tree)" ci/htmldocs.sh)
+rc=$?
+expect_match "a git ls-tree that fails stops the stage, naming the patch" \
+	"^rc=[1-9][0-9]* .*htmldocs v1: git ls-tree of [0-9a-f]{40}(~1)? failed.*the books of patch 1( \\(before\\))? could not be found" \
 	"rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
 expect_no_match "... and no patch is left touching no book" "N/A: touches no book" "${out:-}"
 out=$(fixture_stage "$base" "$c3" env PATH="$(git_fails diff)" ci/htmldocs.sh)
