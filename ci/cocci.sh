@@ -60,13 +60,25 @@ mapfile -t commits < <(git -C "$MBUS_TREE" rev-list --reverse "$base..$tip")
 file_key() {
 	cache_key "$0" "$cocci_id" "$1" "$2"
 }
+# blob_of COMMIT PATH: the blob of PATH at COMMIT, nothing if COMMIT has
+# no PATH (a file the patch adds or deletes); dies if git cannot tell (git
+# rev-parse fails alike for a path that is not there and for a git that
+# fails, and a version never checked would have no report).
+blob_of() {
+	local entry
+	entry=$(git -C "$MBUS_TREE" ls-tree "$1" -- "$2") ||
+		die "cocci $rev: git ls-tree of $1 failed in $MBUS_TREE"
+	# "MODE TYPE BLOB<TAB>PATH"
+	[ -z "$entry" ] || { entry=${entry%%$'\t'*} && echo "${entry##* }"; }
+}
 # The versions to check: each changed file before and after each patch.
 declare -A want=()
 for c in "${commits[@]}"; do
 	changed_files files "$c" '*.c' '*.h'
 	for f in "${files[@]}"; do
 		for side in "$c~1" "$c"; do
-			blob=$(git -C "$MBUS_TREE" rev-parse -q --verify "$side:$f" 2>/dev/null) || continue
+			blob=$(blob_of "$side" "$f") || exit 1
+			[ -n "$blob" ] || continue
 			cache_has cocci-file "$(file_key "$f" "$blob")" || want["$blob $f"]=1
 		done
 	done
@@ -114,7 +126,8 @@ fi
 # COMMIT has no such file).
 report() {
 	local blob
-	blob=$(git -C "$MBUS_TREE" rev-parse -q --verify "$2:$1" 2>/dev/null) || return 0
+	blob=$(blob_of "$2" "$1") || exit 1
+	[ -n "$blob" ] || return 0
 	cat "$(cache_path cocci-file "$(file_key "$1" "$blob")")/report"
 }
 for i in $(seq 1 "$n"); do
@@ -123,8 +136,8 @@ for i in $(seq 1 "$n"); do
 	mkdir -p "$d"
 	changed_files files "$c" '*.c' '*.h'
 	# (Multisets: a second copy of a known report is new.)
-	for f in "${files[@]}"; do report "$f" "$c~1"; done | sort >"$d/cocci.before"
-	for f in "${files[@]}"; do report "$f" "$c"; done | sort >"$d/cocci.after"
+	for f in "${files[@]}"; do report "$f" "$c~1" || exit 1; done | sort >"$d/cocci.before"
+	for f in "${files[@]}"; do report "$f" "$c" || exit 1; done | sort >"$d/cocci.after"
 	comm -13 "$d/cocci.before" "$d/cocci.after" >"$d/cocci.new"
 	key=$(cache_key "$0" "$stage_key" "$i" cocci)
 	if [ "${#files[@]}" -eq 0 ]; then

@@ -3,12 +3,12 @@
 # ARRAY_SIZE fails the cocci stage with the report named (new against the
 # file before the patch), and so does a patch that adds a second copy of
 # the same report; the stage exits non-zero; every revision has inputs.
-# Neither apply nor cocci moves the base tree's checkout. A git diff that
-# fails stops the stage.
+# Neither apply nor cocci moves the base tree's checkout. A git diff or a
+# git ls-tree that fails stops the stage.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 8
+t_plan 10
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 expect_match "v3 has inputs for the cocci stage" '^[0-9a-f]{16}$' "$(ci/cocci.sh --inputs v3 2>&1)"
@@ -43,6 +43,13 @@ rc=$?
 expect_match "a git diff that fails stops the stage, naming the commit" \
 	"^rc=[1-9][0-9]* .*cocci.sh: git diff of [0-9a-f]{40} failed" "rc=$rc $(tr '\n' ' ' <<<"${fault:-}")"
 expect_no_match "... before any patch's verdict" "N/A: changes no" "${fault:-}"
+# ... and so does a git ls-tree (which version of a file does a commit
+# have, if any?) that fails.
+fault=$(fixture_stage "$base" "$c2" env PATH="$(git_fails ls-tree)" ci/cocci.sh)
+rc=$?
+expect_match "a git ls-tree that fails stops the stage, naming the commit" \
+	"^rc=[1-9][0-9]* .*cocci v1: git ls-tree of [0-9a-f]{40}(~1)? failed" "rc=$rc $(tr '\n' ' ' <<<"${fault:-}")"
+expect_no_match "... before any patch's verdict" " cocci +(OK|FAIL) " "${fault:-}"
 out=$(fixture_stage "$base" "$c2" ci/cocci.sh)
 rc=$?
 expect_match "an open-coded ARRAY_SIZE fails the patch's coccicheck, naming the report" \
