@@ -69,7 +69,7 @@ book_of() {
 # has_file COMMIT PATH: whether COMMIT has PATH; dies if git cannot tell.
 has_file() {
 	local there
-	there=$(git -C "$MBUS_TREE" ls-tree --name-only "$1" -- "$2") ||
+	there=$(git --literal-pathspecs -C "$MBUS_TREE" ls-tree --name-only "$1" -- "$2") ||
 		die "htmldocs $rev: git ls-tree of $1 failed in $MBUS_TREE"
 	[ -n "$there" ]
 }

@@ -13,7 +13,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 11
+t_plan 13
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 doc=Documentation/driver-api/media/v4l2-common.rst
@@ -51,6 +51,18 @@ expect_match "a git ls-tree that fails stops the stage, naming the patch" \
 	"^rc=[1-9][0-9]* .*htmldocs v1: git ls-tree of [0-9a-f]{40}(~1)? failed.*the books of patch 1( \\(before\\))? could not be found" \
 	"rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
 expect_no_match "... and no patch is left touching no book" "N/A: touches no book" "${out:-}"
+# ... also when the document is found through a header's kernel-doc and
+# the patch's next file is in no book (its lookup would pass).
+c5=$(fixture_commit "$base" "media: v4l2-mediabus: fixture: a header and a file of no book ($T_NONCE)" -- \
+	"$hdr" '$a\
+/* fixture */' init/Makefile '$a\
+# fixture')
+out=$(fixture_stage "$base" "$c5" env PATH="$(git_fails ls-tree)" ci/htmldocs.sh)
+rc=$?
+expect_match "a git ls-tree that fails for a header's document stops the stage" \
+	"^rc=[1-9][0-9]* .*htmldocs v1: git ls-tree of [0-9a-f]{40}(~1)? failed.*the books of patch 1( \\(before\\))? could not be found" \
+	"rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
+expect_no_match "... and leaves no patch touching no book" "N/A: touches no book" "${out:-}"
 out=$(fixture_stage "$base" "$c3" env PATH="$(git_fails diff)" ci/htmldocs.sh)
 rc=$?
 expect_match "a git diff that fails stops the stage, naming the patch" \
