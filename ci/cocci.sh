@@ -33,9 +33,11 @@ n=${#patches[@]}
 out="$MBUS_RESULTS/$rev/cocci"
 command -v spatch >/dev/null || die "cocci $rev: spatch missing (make deps: coccinelle)"
 base=$(base_commit)
-# What makes a report: spatch, and the base's coccicheck and its scripts.
+# What makes a report: spatch and the Python of its report rules, and the
+# base's coccicheck and its scripts.
 cocci_id=$( {
 	spatch --version | head -n 1
+	/usr/bin/python3 --version 2>&1 || true
 	# (coccicheck runs at the base: its scripts and its headers, in the
 	# side tree that ci/side-tree.sh checks the base out in.)
 	echo "$base"
@@ -63,21 +65,28 @@ file_key() {
 # blob_of COMMIT PATH: the blob of PATH at COMMIT, nothing if COMMIT has
 # no PATH (a file the patch adds or deletes); dies if git cannot tell (git
 # rev-parse fails alike for a path that is not there and for a git that
-# fails, and a version never checked would have no report).
+# fails, and a version never checked would have no report). The path is
+# literal, never pathspec magic.
 blob_of() {
-	local entry
-	entry=$(git -C "$MBUS_TREE" ls-tree "$1" -- "$2") ||
+	local entry mode type obj
+	entry=$(git --literal-pathspecs -C "$MBUS_TREE" ls-tree "$1" -- "$2") ||
 		die "cocci $rev: git ls-tree of $1 failed in $MBUS_TREE"
-	# "MODE TYPE BLOB<TAB>PATH"
-	[ -z "$entry" ] || { entry=${entry%%$'\t'*} && echo "${entry##* }"; }
+	[ -n "$entry" ] || return 0
+	# "MODE TYPE OBJECT<TAB>PATH"
+	read -r mode type obj _ <<<"${entry%%$'\t'*}"
+	[ "$type" = blob ] || die "cocci $rev: $2 at $1 is a $type ($mode), not a file"
+	echo "$obj"
 }
-# The versions to check: each changed file before and after each patch.
-declare -A want=()
+# The versions to check: each changed file before and after each patch,
+# their blobs kept in blobs["COMMIT PATH"] (empty: no such file) for the
+# reports below, which ask git nothing again.
+declare -A want=() blobs=()
 for c in "${commits[@]}"; do
 	changed_files files "$c" '*.c' '*.h'
 	for f in "${files[@]}"; do
 		for side in "$c~1" "$c"; do
 			blob=$(blob_of "$side" "$f") || exit 1
+			blobs["$side $f"]=$blob
 			[ -n "$blob" ] || continue
 			cache_has cocci-file "$(file_key "$f" "$blob")" || want["$blob $f"]=1
 		done
@@ -125,8 +134,8 @@ fi
 # report PATH COMMIT: the kept report of PATH as COMMIT has it (nothing if
 # COMMIT has no such file).
 report() {
-	local blob
-	blob=$(blob_of "$2" "$1") || exit 1
+	[ -n "${blobs["$2 $1"]+set}" ] || die "cocci $rev: $1 at $2 was never looked up"
+	local blob=${blobs["$2 $1"]}
 	[ -n "$blob" ] || return 0
 	cat "$(cache_path cocci-file "$(file_key "$1" "$blob")")/report"
 }

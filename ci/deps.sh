@@ -5,13 +5,15 @@
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# (libpython3.11: the Python of spatch's report rules; Debian's coccinelle
+# depends only on python3, and spatch loads the library itself.)
 PACKAGES=(
 	linux-source-6.12 git git-email libmailtools-perl libauthen-sasl-perl
 	libio-socket-ssl-perl b4 sparse codespell ccache
 	make gcc libc6-dev bc bison flex libelf-dev libssl-dev perl python3
 	xz-utils kmod cpio qemu-system-x86 mmdebstrap arch-test
 	shellcheck util-linux time gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
-	gcc-arm-linux-gnueabi clang lld llvm coccinelle ocaml-nox python3-sphinx
+	gcc-arm-linux-gnueabi clang lld llvm coccinelle libpython3.11 ocaml-nox python3-sphinx
 	python3-sphinx-rtd-theme python3-yaml graphviz chromium fonts-dejavu-core
 )
 
