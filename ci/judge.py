@@ -329,14 +329,15 @@ def compliance_unsound(run, drv):
 	"""Why the tests read from a compliance run cannot be counted, or None.
 
 	v4l2-compliance prints each node's "Compliance test for" once, each
-	"Test input/output N:" once per node, and per node one "Total for"
-	with the number of tests it ran. Output printed again or lost breaks
-	one of these: with its stdout buffered, the children that
-	testVividDisconnect forks printed the parent's buffer again when they
-	exited (the guest runs it under stdbuf -oL, so that they have nothing
-	to print).
+	"Test input/output N:" once per node, per node one "Total for" with
+	the number of tests it ran, and one "Grand Total for" the media device
+	(-m), the sum of its nodes' Totals. Output printed again or lost breaks
+	one of these, a whole node lost included: with its stdout buffered, the
+	children that testVividDisconnect forks printed the parent's buffer
+	again when they exited (the guest runs it under stdbuf -oL, so that
+	they have nothing to print).
 	"""
-	hdr, seen, nodes, ran, totals = '', set(), [], {}, set()
+	hdr, seen, nodes, ran, totals, grand = '', set(), [], {}, {}, False
 	for line in run.section(f'compliance-{drv}'):
 		m = re.match(r'^Compliance test for (.*?):?$', line)
 		if m:
@@ -351,18 +352,25 @@ def compliance_unsound(run, drv):
 			seen.add(line)
 		elif re.match(r'^\s*test (.*): (OK|FAIL)', line) and hdr:
 			ran[hdr] += 1
-		else:
-			m = re.match(r'^Total for (.*?): (\d+), Succeeded', line)
-			if not m:
-				continue
+		elif (m := re.match(r'^Total for (.*?): (\d+), Succeeded', line)):
 			node = m.group(1)
 			if node not in ran:
 				return f'"Total for {node}" without its "Compliance test for"'
 			if node in totals:
 				return f'"Total for {node}" printed twice'
-			totals.add(node)
-			if ran[node] != int(m.group(2)):
+			totals[node] = int(m.group(2))
+			if ran[node] != totals[node]:
 				return f'{node}: {ran[node]} tests read, its "Total for" says {m.group(2)}'
+		elif (m := re.match(r'^Grand Total for (.*?): (\d+), Succeeded', line)):
+			if grand:
+				return f'"Grand Total for {m.group(1)}" printed twice'
+			grand = True
+			lost = [node for node in nodes if node not in totals]
+			if lost:
+				return f'{lost[0]}: no "Total for" line'
+			if sum(totals.values()) != int(m.group(2)):
+				return (f'the nodes\' "Total for" lines add up to {sum(totals.values())}, '
+					f'its "Grand Total" says {m.group(2)}')
 	for node in nodes:
 		if node not in totals:
 			return f'{node}: no "Total for" line'

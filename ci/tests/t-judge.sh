@@ -7,7 +7,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 38
+t_plan 41
 
 # A console as a good guest prints it.
 good_console() {
@@ -121,7 +121,7 @@ judge_fixture camcrash 's/^MBUS-END libcamera-capture rc=0/MBUS-END libcamera-ca
 verdict_is camcrash libcamera FAIL 'captured 2 of 2 frames but did not end well \(libcamera-capture rc 139\)'
 # v4l2-compliance repeats its streaming tests once per input: counted
 # (its "Total for" says 4 here: only the comparison with the base fails).
-judge_fixture fewer '0,/test MMAP (select, REQBUFS): OK/{/test MMAP (select, REQBUFS): OK/d}; s/^Total for vimc device \/dev\/media0: 5,/Total for vimc device \/dev\/media0: 4,/'
+judge_fixture fewer '0,/test MMAP (select, REQBUFS): OK/{/test MMAP (select, REQBUFS): OK/d}; s/^Total for vimc device \/dev\/media0: 5,/Total for vimc device \/dev\/media0: 4,/; s/^Grand Total for vimc device \/dev\/media0: 5,/Grand Total for vimc device \/dev\/media0: 4,/'
 verdict_is fewer compliance FAIL '^FAIL [0-9a-f]+ 1 test\(s\) ran fewer times than on the base: vimc\|.*MMAP \(select, REQBUFS\) \(1 of 2\)$'
 judge_fixture notsupp 's/test VIDIOC_QUERYCAP: OK$/test VIDIOC_QUERYCAP: OK (Not Supported)/'
 verdict_is notsupp compliance FAIL 'Not Supported here but supported on the base'
@@ -144,8 +144,18 @@ judge_fixture nodetotal '/^Total for vivid device \/dev\/media1:/d'
 verdict_is nodetotal compliance FAIL 'vivid: its output cannot be counted \(vivid device /dev/media1: no "Total for" line\)'
 judge_fixture twicetotal '/^Total for vimc device \/dev\/media0: 5,/p'
 verdict_is twicetotal compliance FAIL 'vimc: its output cannot be counted \("Total for vimc device /dev/media0" printed twice\)'
+# A node's header lost (its tests would count for the node before); a
+# whole node lost (its Total missing from the Grand Total's sum); the
+# Grand Total printed twice.
+judge_fixture nohdr '/^Compliance test for vivid device/d'
+verdict_is nohdr compliance FAIL 'vivid: its output cannot be counted \("Total for vivid device /dev/media1" without its "Compliance test for"\)'
+judge_fixture lostnode '/^Compliance test for vivid device/,/^Total for vivid device/d'
+verdict_is lostnode compliance FAIL 'vivid: its output cannot be counted \(the nodes. "Total for" lines add up to 0, its "Grand Total" says 1\)'
+judge_fixture twicegrand '/^Grand Total for vivid device/p'
+verdict_is twicegrand compliance FAIL 'vivid: its output cannot be counted \("Grand Total for vivid device /dev/media1" printed twice\)'
 judge_fixture twonodes '/^Compliance test for vivid device/i Compliance test for vivid device /dev/video9:\nTest input 0:\n\ttest VIDIOC_G_FMT: OK\nTotal for vivid device /dev/video9: 1, Succeeded: 1, Failed: 0, Warnings: 0
-/^Compliance test for vivid device \/dev\/media1/a Test input 0:'
+/^Compliance test for vivid device \/dev\/media1/a Test input 0:
+s/^Grand Total for vivid device \/dev\/media1: 1,/Grand Total for vivid device \/dev\/media1: 2,/'
 verdict_is twonodes compliance WARN 'failing on the base too'
 judge_fixture nocompat32 '/^Grand Total for vimc device \/dev\/media0: 1,/d'
 verdict_is nocompat32 compliance FAIL 'vimc-32: no v4l2-compliance summary'
