@@ -13,7 +13,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 13
+t_plan 14
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 doc=Documentation/driver-api/media/v4l2-common.rst
@@ -36,37 +36,35 @@ c3=$(fixture_commit "$c2" "media: v4l2-mediabus: fixture: a header with kernel-d
 	"$hdr" '$a\
 /* fixture */')
 
+# fault NAME TIP GITCMD REGEX: the stage on the fixture revision base..TIP,
+# git GITCMD failing, stops, its output matching REGEX; and no patch is
+# left touching no book.
+fault() {
+	local out rc
+	out=$(fixture_stage "$base" "$2" env PATH="$(git_fails "$3")" ci/htmldocs.sh)
+	rc=$?
+	expect_match "$1" "^rc=[1-9][0-9]* .*$4" "rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
+	expect_no_match "... and no patch is left touching no book (git $3 failing, ${2:0:12})" \
+		"N/A: touches no book" "${out:-}"
+}
+books_lost="the books of patch 1( \\(before\\))? could not be found"
 # The faults first (this run's Documentation/ is new: its index is not
-# kept): git grep, then git diff, failing.
-out=$(fixture_stage "$base" "$c3" env PATH="$(git_fails grep)" ci/htmldocs.sh)
-rc=$?
-expect_match "a git grep that fails stops the stage, naming the patch" \
-	"^rc=[1-9][0-9]* .*htmldocs v1: the books of patch 1( \\(before\\))? could not be found" \
-	"rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
-expect_no_match "... and no patch is left touching no book" "N/A: touches no book" "${out:-}"
-# git ls-tree failing: whether a book's index.rst is there cannot be told.
-out=$(fixture_stage "$base" "$c3" env PATH="$(git_fails ls-tree)" ci/htmldocs.sh)
-rc=$?
-expect_match "a git ls-tree that fails stops the stage, naming the patch" \
-	"^rc=[1-9][0-9]* .*htmldocs v1: git ls-tree of [0-9a-f]{40}(~1)? failed.*the books of patch 1( \\(before\\))? could not be found" \
-	"rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
-expect_no_match "... and no patch is left touching no book" "N/A: touches no book" "${out:-}"
+# kept): git grep, git ls-tree (is a book's index.rst there?) and git
+# diff failing.
+fault "a git grep that fails stops the stage, naming the patch" "$c3" grep \
+	"htmldocs v1: $books_lost"
+fault "a git ls-tree that fails stops the stage, naming the patch" "$c3" ls-tree \
+	"htmldocs v1: git ls-tree of [0-9a-f]{40}(~1)? failed.*$books_lost"
 # ... also when the document is found through a header's kernel-doc and
 # the patch's next file is in no book (its lookup would pass).
 c5=$(fixture_commit "$base" "media: v4l2-mediabus: fixture: a header and a file of no book ($T_NONCE)" -- \
 	"$hdr" '$a\
 /* fixture */' init/Makefile '$a\
 # fixture')
-out=$(fixture_stage "$base" "$c5" env PATH="$(git_fails ls-tree)" ci/htmldocs.sh)
-rc=$?
-expect_match "a git ls-tree that fails for a header's document stops the stage" \
-	"^rc=[1-9][0-9]* .*htmldocs v1: git ls-tree of [0-9a-f]{40}(~1)? failed.*the books of patch 1( \\(before\\))? could not be found" \
-	"rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
-expect_no_match "... and leaves no patch touching no book" "N/A: touches no book" "${out:-}"
-out=$(fixture_stage "$base" "$c3" env PATH="$(git_fails diff)" ci/htmldocs.sh)
-rc=$?
-expect_match "a git diff that fails stops the stage, naming the patch" \
-	"^rc=[1-9][0-9]* .*htmldocs.sh: git diff of [0-9a-f]{40} failed" "rc=$rc $(tr '\n' ' ' <<<"${out:-}")"
+fault "a git ls-tree that fails for a header's document stops the stage" "$c5" ls-tree \
+	"htmldocs v1: git ls-tree of [0-9a-f]{40}(~1)? failed.*$books_lost"
+fault "a git diff that fails stops the stage, naming the patch" "$c3" diff \
+	"htmldocs.sh: git diff of [0-9a-f]{40} failed"
 
 head_before=$(git -C "$T_TREE" rev-parse HEAD)
 mtime_before=$(stat -c %Y "$T_TREE/$doc")
