@@ -85,7 +85,9 @@ expect_no_match() {
 }
 
 # guest_init_head: the first lines of a fixture guest init: busybox's
-# applets, /proc, /sys, /dev, /tmp, and the programs' PATH.
+# applets, /proc, /sys, /dev, /tmp, the programs' PATH, and the console
+# loglevel of ci/guest/init (warnings and worse: no driver's information
+# inside a step's lines).
 guest_init_head() {
 	cat <<'HEAD'
 #!/bin/busybox sh
@@ -95,6 +97,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
 export PATH=/bin:/usr/bin HOME=/tmp
+echo 5 >/proc/sys/kernel/printk
 echo "MBUS-GUEST fixture"
 HEAD
 }
