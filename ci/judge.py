@@ -4,8 +4,11 @@
 
 One function a check, check_<name>, for each boot check of ci/checks:
   guest       a time-out, a missing MBUS-DONE, a guest step that failed
+              (kmemleak refusing to scan, lockdep turned off: debug-state,
+              which a full guest must have run)
   console     BUG:, WARNING:, KASAN:, UBSAN:, lockdep, Call Trace:,
-              kmemleak's unreferenced objects, Oops, panics; reports known
+              kmemleak's unreferenced objects, Oops, panics, DEBUG_OBJECTS
+              turning itself off (ODEBUG:); reports known
               from the base (ci/known-splats) give WARN
   kunit       the KTAP of the kernel's suites (the tree's kunit_parser,
               through ci/ktap.py): any failure fails, and every suite of
@@ -121,6 +124,13 @@ def check_guest(run):
 		problems.append('a quick guest judged as a full one' if quick else
 				'a full guest (or none) judged as a quick one: the console has no quick guest')
 	steps = run.steps()
+	# A full guest that ran to its end (ci/guest/init's; a fixture's init
+	# says "MBUS-GUEST fixture") ends with debug-state: whether lockdep
+	# still checked locks (its step fails when it did not, below). Without
+	# it a quiet console proves nothing about locking.
+	if (not run.quick and 'MBUS-DONE' in run.lines and 'MBUS-GUEST fixture' not in run.lines
+			and not any(n == 'debug-state' for n, _, _ in steps)):
+		problems.append('the guest did not say whether lockdep stayed on (no step debug-state)')
 	for name, rc, _ in steps:
 		if name.startswith(('compliance-', 'libcamera-')) or name == 'mbus-test':
 			continue  # judged by their own checks
@@ -144,6 +154,9 @@ def check_guest(run):
 	return 'OK', f'{ended} steps ran to the end ({run.accel}' + (f'; slowest: {slow}' if slow else '') + memory + ')'
 
 
+# (Every line of DEBUG_OBJECTS begins "ODEBUG:", which "BUG:" matches: its
+# reports and its "Out of memory. ODEBUG disabled", after which it checks
+# nothing.)
 SPLAT = re.compile(r'BUG:|WARNING:|KASAN:|UBSAN:|possible (circular|recursive) locking|'
 		   r'INFO: (task|trying)|Call Trace:|unreferenced object 0x|Oops|Kernel panic|'
 		   r'general protection fault')

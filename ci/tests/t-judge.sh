@@ -7,7 +7,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 41
+t_plan 46
 
 # A console as a good guest prints it.
 good_console() {
@@ -19,7 +19,7 @@ good_console() {
 [    1.0]     1..1
 [    1.0]     ok 1 list_test_list_init
 [    1.0] ok 1 list-kunit-test
-MBUS-GUEST 6.12.118
+MBUS-GUEST 6.12.118 cpus=2
 MBUS-BEGIN load-vimc
 MBUS-END load-vimc rc=0
 MBUS-BEGIN compliance-vimc
@@ -70,6 +70,9 @@ MBUS-END compliance-vivid rc=0
 MBUS-BEGIN kmemleak
 kmemleak scan done
 MBUS-END kmemleak rc=0
+MBUS-BEGIN debug-state
+lockdep: debug_locks 1
+MBUS-END debug-state rc=0
 MBUS-MEM peak_kb=1048576 total_kb=3474868
 MBUS-DONE
 LOG
@@ -175,6 +178,20 @@ verdict_is unknowntrace console FAIL 'Call Trace'
 judge_fixture leak '/kmemleak scan done/i unreferenced object 0xffff888004c1e000 (size 64):'
 verdict_is leak console FAIL 'unreferenced object'
 
+# Lockdep off at the end (a taint stops it with no report of its own); the
+# step that tells missing from a full guest, but not from a fixture's; a
+# kmemleak that turned itself off; DEBUG_OBJECTS turning itself off (its
+# pr_fmt "ODEBUG: " holds the "BUG:" the console check looks for).
+judge_fixture lockdepoff 's/^lockdep: debug_locks 1$/lockdep: debug_locks 0\nlockdep is off (taint 4): Disabling lock debugging due to kernel taint/; s/^MBUS-END debug-state rc=0/MBUS-END debug-state rc=1/'
+verdict_is lockdepoff guest FAIL 'guest step debug-state failed \(rc 1\): lockdep is off \(taint 4\): Disabling lock debugging'
+judge_fixture nodebugstate '/^MBUS-BEGIN debug-state/,/^MBUS-END debug-state/d'
+verdict_is nodebugstate guest FAIL 'did not say whether lockdep stayed on \(no step debug-state\)'
+judge_fixture fixtureinit '/^MBUS-BEGIN debug-state/,/^MBUS-END debug-state/d; s/^MBUS-GUEST .*/MBUS-GUEST fixture/'
+verdict_is fixtureinit guest OK 'steps ran to the end'
+judge_fixture kmemleakoff 's/^kmemleak scan done$/kmemleak refused to scan: it is off (kmemleak: Cannot allocate a kmemleak_object structure kmemleak: Kernel memory leak detector disabled )/; s/^MBUS-END kmemleak rc=0/MBUS-END kmemleak rc=1/'
+verdict_is kmemleakoff guest FAIL 'guest step kmemleak failed \(rc 1\): kmemleak refused to scan'
+judge_fixture odebugoff '/^MBUS-BEGIN kmemleak/i ODEBUG: Out of memory. ODEBUG disabled'
+verdict_is odebugoff console FAIL 'ODEBUG disabled'
 judge_fixture nosummary '/MBUS-DONE/d'
 verdict_is nosummary guest FAIL 'summary \(MBUS-DONE\) is missing'
 
