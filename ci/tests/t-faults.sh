@@ -19,7 +19,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 30
+t_plan 31
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 
@@ -249,6 +249,17 @@ if grep -qE '^(OK|WARN) .* (OK|WARN) ' <<<"$got"; then
 else
 	notok "the same guest on the base's kernel gives no report" "$got"
 fi
+
+# --- a WARN_ON() that fires when vimc probes. The boot kernels are
+# tinyconfig, which turns off CONFIG_BUG and with it every WARN(); the
+# debug set turns it on again: the warning, with its file, must fail the
+# boot. (The same guest on the base gives no report: above.)
+c8=$(fixture_commit "$base" "media: vimc: fixture: a warning at probe" -- \
+	drivers/media/test-drivers/vimc/vimc-core.c '/^\tdev_dbg(&pdev->dev, "probe");$/a \\tWARN_ON(pdev);')
+fixture_boot warn "$c8" "$T_TMP/init-oob"
+expect_match "a revision whose driver hits a WARN_ON() fails its boot on the warning" \
+	'^FAIL .*WARNING: CPU: [0-9]+ PID: [0-9]+ at drivers/media/test-drivers/vimc/vimc-core.c:[0-9]+ vimc_probe' \
+	"$(cat "$T_TMP/warn/console.verdict" 2>/dev/null)"
 
 # --- a revision that breaks libcamera: Sensor B -> Debayer B made mutable,
 # as v2's patch 4 did (libcamera's vimc pipeline handler disables every
