@@ -14,12 +14,15 @@
 #  - a revision whose KUnit suite did not run;
 #  - a revision with a real kernel bug (an out-of-bounds read in vimc):
 #    its boot fails on the KASAN/UBSAN report, the base's does not;
+#  - a WARN_ON() that fires in vimc's probe: the boot fails on it;
+#  - kmemleak off and lockdep turned off by a taint, with no report on
+#    the console: the guest init's own steps fail the guest;
 #  - a revision that breaks libcamera (a vimc sensor link made mutable):
 #    its boot fails, naming libcamera; the base captures.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 31
+t_plan 33
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 
@@ -181,6 +184,7 @@ ktap_console() {   # SUITE...
 	for s in "$@"; do
 		printf '    KTAP version 1\n    # Subtest: %s\n    1..1\n    ok 1 %s_case\nok %d %s\n' "$s" "$s" 1 "$s"
 	done | awk '/^ok 1 / { n++; sub(/^ok 1 /, "ok " n " ") } { print }'
+	echo "MBUS-GUEST fixture"
 	echo "MBUS-DONE"
 }
 ktap_console list-kunit-test >"$T_TMP/ku/base/console.log"
@@ -260,6 +264,43 @@ fixture_boot warn "$c8" "$T_TMP/init-oob"
 expect_match "a revision whose driver hits a WARN_ON() fails its boot on the warning" \
 	'^FAIL .*WARNING: CPU: [0-9]+ PID: [0-9]+ at drivers/media/test-drivers/vimc/vimc-core.c:[0-9]+ vimc_probe' \
 	"$(cat "$T_TMP/warn/console.verdict" 2>/dev/null)"
+
+# --- debug facilities that turned themselves off, which the console does
+# not show: kmemleak (off on the command line) and lockdep (a module of a
+# GPL-incompatible licence taints the kernel LOCKDEP_NOW_UNRELIABLE: only
+# a warning that no check matches). The steps are ci/guest/init's own
+# functions, taken from it.
+td=drivers/media/test-drivers
+c9=$(fixture_commit "$base" "media: fixture: a module of a GPL-incompatible licence" -- \
+	"$td/Makefile" '$a obj-m += mbus-taint.o' \
+	"$td/mbus-taint.c" '=#include <linux/init.h>
+#include <linux/module.h>
+
+static int __init mbus_taint_init(void)
+{
+	return 0;
+}
+module_init(mbus_taint_init);
+MODULE_LICENSE("Proprietary");')
+{
+	guest_init_head
+	sed -n '/^run() {$/,/^}$/p; /^kmemleak_scan() {$/,/^}$/p; /^kmemleak() {$/,/^}$/p; /^debug_state() {$/,/^}$/p' ci/guest/init
+	cat <<'INIT'
+run taint modprobe mbus-taint
+run kmemleak kmemleak
+run debug-state debug_state
+echo "MBUS-DONE"
+reboot -f
+INIT
+} >"$T_TMP/init-off"
+chmod +x "$T_TMP/init-off"
+MBUS_GUEST_APPEND=kmemleak=off fixture_boot off "$c9" "$T_TMP/init-off"
+got=$(cat "$T_TMP/off/guest.verdict" 2>/dev/null)
+expect_match "a guest whose kmemleak is off fails its kmemleak step" \
+	'^FAIL .*guest step kmemleak failed \(rc 1\): kmemleak refused to scan' "$got"
+expect_match "a guest whose lockdep a taint turned off fails debug-state, the console quiet" \
+	'^FAIL .*guest step debug-state failed \(rc 1\): lockdep is off \(taint [0-9]+\): .*Disabling lock debugging due to kernel taint.* console OK ' \
+	"$got console $(cut -d' ' -f1 "$T_TMP/off/console.verdict" 2>/dev/null) "
 
 # --- a revision that breaks libcamera: Sensor B -> Debayer B made mutable,
 # as v2's patch 4 did (libcamera's vimc pipeline handler disables every

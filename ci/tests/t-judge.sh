@@ -1,7 +1,8 @@
 #!/bin/bash
 # The boot stage's verdicts: consoles with a splat, a time-out, a missing
-# summary, a KUnit failure or a new v4l2-compliance failure each FAIL with
-# the right reason (fixture consoles through the real ci/judge.sh); and real
+# summary, a KUnit failure, a new v4l2-compliance failure, kmemleak or
+# lockdep off at the end, or no debug-state step each FAIL with the right
+# reason (fixture consoles through the real ci/judge.sh); and real
 # guests that panic or hang are caught (fixture inits booted by the real
 # ci/qemu.sh with the base's boot kernel).
 # shellcheck source=ci/tests/lib.sh
