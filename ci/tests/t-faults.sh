@@ -22,7 +22,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 33
+t_plan 34
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 
@@ -284,6 +284,7 @@ module_init(mbus_taint_init);
 MODULE_LICENSE("Proprietary");')
 {
 	guest_init_head
+	echo 'mount -t debugfs debugfs /sys/kernel/debug'
 	sed -n '/^run() {$/,/^}$/p; /^kmemleak_scan() {$/,/^}$/p; /^kmemleak() {$/,/^}$/p; /^debug_state() {$/,/^}$/p' ci/guest/init
 	cat <<'INIT'
 run taint modprobe mbus-taint
@@ -297,7 +298,13 @@ chmod +x "$T_TMP/init-off"
 MBUS_GUEST_APPEND=kmemleak=off fixture_boot off "$c9" "$T_TMP/init-off"
 got=$(cat "$T_TMP/off/guest.verdict" 2>/dev/null)
 expect_match "a guest whose kmemleak is off fails its kmemleak step" \
-	'^FAIL .*guest step kmemleak failed \(rc 1\): kmemleak refused to scan' "$got"
+	'^FAIL .*guest step kmemleak failed \(rc 1\): kmemleak refused to scan: it is off \(.*disabled' "$got"
+if sed -n '/^MBUS-BEGIN kmemleak/,/^MBUS-END kmemleak/p' "$T_TMP/off/console.log" 2>/dev/null |
+	grep -q 'Operation not permitted'; then
+	ok "... refused with EPERM, not for want of debugfs"
+else
+	notok "... refused with EPERM, not for want of debugfs" "$(grep -m1 -A2 'MBUS-BEGIN kmemleak' "$T_TMP/off/console.log" 2>/dev/null)"
+fi
 expect_match "a guest whose lockdep a taint turned off fails debug-state, the console quiet" \
 	'^FAIL .*guest step debug-state failed \(rc 1\): lockdep is off \(taint [0-9]+\): .*Disabling lock debugging due to kernel taint.* console OK ' \
 	"$got console $(cut -d' ' -f1 "$T_TMP/off/console.verdict" 2>/dev/null) "
