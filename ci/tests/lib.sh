@@ -84,8 +84,9 @@ expect_no_match() {
 	fi
 }
 
-# guest_init_head: the first lines of a fixture guest init: busybox's
-# applets, /proc, /sys, /dev, /tmp, the programs' PATH, and the console
+# guest_init_head: the first lines of a fixture guest init, as
+# ci/guest/init begins: busybox's applets, /proc, /sys, /dev, debugfs
+# (kmemleak's file), /tmp, the programs' PATH, and the console
 # loglevel of ci/guest/init (warnings and worse: no driver's information
 # inside a step's lines).
 guest_init_head() {
@@ -95,6 +96,7 @@ guest_init_head() {
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
 export PATH=/bin:/usr/bin HOME=/tmp
 echo 5 >/proc/sys/kernel/printk

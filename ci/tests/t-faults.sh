@@ -284,7 +284,6 @@ module_init(mbus_taint_init);
 MODULE_LICENSE("Proprietary");')
 {
 	guest_init_head
-	echo 'mount -t debugfs debugfs /sys/kernel/debug'
 	sed -n '/^run() {$/,/^}$/p; /^kmemleak_scan() {$/,/^}$/p; /^kmemleak() {$/,/^}$/p; /^debug_state() {$/,/^}$/p' ci/guest/init
 	cat <<'INIT'
 run taint modprobe mbus-taint
