@@ -124,15 +124,27 @@ normalize() {
 		sed -E -e 's/^([^: ]+):[0-9]+:[0-9]+: /\1: /' -e 's/^([^: ]+):[0-9]+: /\1: /' | sort
 }
 
+# vkey_of I NAME: into $vk, the inputs the verdict of patch I in
+# configuration NAME is written for; each made once (vkeys).
+declare -A vkeys=()
+vkey_of() {
+	vk=${vkeys[$1/$2]:-}
+	[ -n "$vk" ] || {
+		cache_key_into vk "$0" "$stage_key" "$1" "$2"
+		vkeys[$1/$2]=$vk
+	}
+}
+
 # print_table: one line per patch and configuration, as check.sh prints its.
 print_table() {
-	local i nnnn v r c name
-	for i in $(seq 1 "$n"); do
-		nnnn=$(printf %04d "$i")
+	local i nnnn c name
+	for ((i = 1; i <= n; i++)); do
+		printf -v nnnn %04d "$i"
 		for c in "${confs[@]}"; do
 			read -r name _ <<<"$c"
-			read -r v r < <(verdict_read "$out/$nnnn/$name.verdict" "$(cache_key "$0" "$stage_key" "$i" "$name")")
-			printf '  %-4s %-28.28s %-10s %-4s %s\n' "$rev" "$i/$n ${patches[$((i - 1))]##*/}" "$name" "$v" "$r"
+			vkey_of "$i" "$name"
+			verdict_get "$out/$nnnn/$name.verdict" "$vk"
+			printf '  %-4s %-28.28s %-10s %-4s %s\n' "$rev" "$i/$n ${patches[$((i - 1))]##*/}" "$name" "$verdict_v" "$verdict_r"
 		done
 	done
 }
@@ -336,10 +348,11 @@ for i in $(seq 1 "$n"); do
 	todo=()
 	for c in "${built_confs[@]}"; do
 		read -r name _ <<<"$c"
-		# Kept under the key of this configuration and patches 1..i.
-		pkey=$(cache_key "$0" "${ckeys[$name]}" "$upto")
+		# Kept under the key of this configuration and patches 1..i; its
+		# files (each named for the configuration) taken into $d.
+		cache_key_into pkey "$0" "${ckeys[$name]}" "$upto"
 		pkeys[$name]=$pkey
-		cache_get builds-patch "$pkey" "$d/.kept-$name" && continue
+		cache_get builds-patch "$pkey" "$d" && continue
 		tmp="$d/.new-$name"
 		rm -rf "$tmp"
 		mkdir -p "$tmp"
@@ -349,7 +362,8 @@ for i in $(seq 1 "$n"); do
 			: >"$tmp/$name.compiled"
 			verdict_write "$tmp/$name.verdict" OK "$pkey" "N/A: changes nothing this configuration compiles (not built)"
 			cache_put builds-patch "$pkey" "$tmp"
-			mv "$tmp" "$d/.kept-$name"
+			mv "$tmp"/* "$d/"
+			rmdir "$tmp"
 		else
 			todo+=("$c")
 		fi
@@ -373,16 +387,16 @@ for i in $(seq 1 "$n"); do
 			read -r name _ <<<"$c"
 			cache_has builds-patch "${pkeys[$name]}" ||
 				die "builds $rev: patch $i, $name: the build stopped before its verdict (see $d/.new-$name)"
-			mv "$d/.new-$name" "$d/.kept-$name"
+			mv "$d/.new-$name"/* "$d/"
+			rmdir "$d/.new-$name"
 		done
 	fi
 	# Each verdict written again for the revision's inputs.
 	for c in "${built_confs[@]}"; do
 		read -r name _ <<<"$c"
-		read -r v _ r <"$d/.kept-$name/$name.verdict"
-		mv "$d/.kept-$name"/* "$d/"
-		rmdir "$d/.kept-$name"
-		verdict_write "$d/$name.verdict" "$v" "$(cache_key "$0" "$stage_key" "$i" "$name")" "$r"
+		read -r v _ r <"$d/$name.verdict"
+		vkey_of "$i" "$name"
+		verdict_write "$d/$name.verdict" "$v" "$vk" "$r"
 		prev[$name]="$d/$name.warnings"
 	done
 	unset pkeys
@@ -405,11 +419,12 @@ for i in $(seq 1 "$n"); do
 	d="$out/$(printf %04d "$i")"
 	for c in "${confs[@]}"; do
 		read -r name _ <<<"$c"
-		read -r v r < <(verdict_read "$d/$name.verdict" "$(cache_key "$0" "$stage_key" "$i" "$name")")
-		case $v in
+		vkey_of "$i" "$name"
+		verdict_get "$d/$name.verdict" "$vk"
+		case $verdict_v in
 		OK) ;;
 		WARN) xfail=$((xfail + 1)) ;;
-		*) verdict=FAIL reasons+=("patch $i $name: $v $r") ;;
+		*) verdict=FAIL reasons+=("patch $i $name: $verdict_v $verdict_r") ;;
 		esac
 	done
 	list=$(git -C "$MBUS_TREE" diff --diff-filter=d --name-only "$commit~1" "$commit" -- '*.c') ||

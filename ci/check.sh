@@ -67,6 +67,7 @@ run_check() {
 # before it), with the reference build's key.
 failed=0 cached=0
 prevwarn="$res/base.warnings"
+mbus_check_scripts_hash=$(check_scripts_hash)
 for i in $(seq 1 "$n"); do
 	p=${patches[$((i - 1))]}
 	c=${commits[$((i - 1))]}
@@ -96,10 +97,10 @@ for i in $(seq 1 "$n"); do
 	fi
 	prevwarn="$out/warnings"
 	for chk in "${PATCH_CHECKS[@]}"; do
-		read -r verdict reason < <(verdict_read "$out/$chk.verdict" "$MBUS_INPUTS")
+		verdict_get "$out/$chk.verdict" "$MBUS_INPUTS"
 		printf '  %-4s %-28.28s %-10s %-4s %s%s\n' "$rev" "$i/$n ${p##*/}" \
-			"$chk" "$verdict" "$reason" "$note"
-		verdict_passes "$verdict" || failed=$((failed + 1))
+			"$chk" "$verdict_v" "$verdict_r" "$note"
+		verdict_passes "$verdict_v" || failed=$((failed + 1))
 	done
 done
 

@@ -20,9 +20,10 @@
 #   <rev>/roundtrip/roundtrip.verdict          roundtrip.sh
 #   tests/                                     ci/test.sh: each test script's KTAP log,
 #                                              and the consoles of the tests' fixture guests
-#   stage-times                                stage_end: seconds, verdict, name a line
+#   stage-times                                stage_end: seconds, verdict, name, end
+#                                              (seconds since the epoch) a line
 # A verdict file is one line, written and read only through verdict_write
-# and verdict_read below:
+# and verdict_get (verdict_read) below:
 #   OK|WARN|FAIL <inputs> <reason>
 # where <inputs> is the key of everything the verdict was made from
 # (patch_inputs, boot_inputs, rev_inputs). A verdict whose inputs are not
@@ -90,9 +91,10 @@ stage_end() {
 	local secs
 	secs=$(echo "$t1 - $STAGE_T0" | bc)
 	printf '<== %-40s %-4s %6.1fs%s\n' "$STAGE_NAME" "$verdict" "$secs" "${reason:+  ($reason)}"
-	# The stages' times, for the benchmark: seconds, verdict, name.
+	# The stages' times, for the benchmark: seconds, verdict, name, and
+	# when it ended (stages may run side by side: ci/each-rev.sh).
 	if mkdir -p "$MBUS_RESULTS" 2>/dev/null; then
-		printf '%s\t%s\t%s\n' "$secs" "$verdict" "$STAGE_NAME" >>"$MBUS_RESULTS/stage-times" 2>/dev/null || true
+		printf '%s\t%s\t%s\t%s\n' "$secs" "$verdict" "$STAGE_NAME" "$t1" >>"$MBUS_RESULTS/stage-times" 2>/dev/null || true
 	fi
 }
 
@@ -176,11 +178,21 @@ commit_message() {
 }
 
 # --- the registry of checks (ci/checks)
-mapfile -t PATCH_CHECKS < <(awk '$1 == "patch" { print $2 }' "$MBUS_TOP/ci/checks")
-mapfile -t BOOT_CHECKS < <(awk '$1 == "boot" { print $2 }' "$MBUS_TOP/ci/checks")
+# (Read with the shell's own read: every script starts by reading it.)
+PATCH_CHECKS=() BOOT_CHECKS=()
+declare -A CHECK_SCRIPT=()
+while read -r _kind _name _script _; do
+	case $_kind in
+	patch)
+		PATCH_CHECKS+=("$_name")
+		CHECK_SCRIPT[$_name]=$_script
+		;;
+	boot) BOOT_CHECKS+=("$_name") ;;
+	esac
+done <"$MBUS_TOP/ci/checks"
 # The script that makes a patch check's verdict.
 check_script() {
-	awk -v n="$1" '$1 == "patch" && $2 == n { print $3 }' "$MBUS_TOP/ci/checks"
+	echo "${CHECK_SCRIPT[$1]:-}"
 }
 
 # --- verdicts: the one format, one writer, one reader
@@ -193,28 +205,36 @@ verdict_write() {
 	mv -f "$file.tmp.$$" "$file"
 }
 
-# verdict_read FILE [INPUTS]: prints "VERDICT REASON". A missing or
-# malformed file reads as MISSING, one made from other inputs than INPUTS
-# as STALE; only OK and WARN pass (verdict_passes).
-verdict_read() {
-	local file=$1 want=${2:-} verdict inputs reason
+# verdict_get FILE [INPUTS]: reads a verdict into $verdict_v and
+# $verdict_r, without a subshell (the matrix and builds read hundreds). A
+# missing or malformed file reads as MISSING, one made from other inputs
+# than INPUTS as STALE; only OK and WARN pass (verdict_passes).
+verdict_v='' verdict_r=''
+verdict_get() {
+	local file=$1 want=${2:-} inputs
+	verdict_v=MISSING verdict_r=
 	if [ ! -f "$file" ]; then
-		echo "MISSING no verdict (${file#"$MBUS_RESULTS"/} was not made)"
+		verdict_r="no verdict (${file#"$MBUS_RESULTS"/} was not made)"
 		return 0
 	fi
-	read -r verdict inputs reason <"$file" || true
-	case $verdict in
+	read -r verdict_v inputs verdict_r <"$file" || true
+	case $verdict_v in
 	OK | WARN | FAIL) ;;
 	*)
-		echo "MISSING ${file#"$MBUS_RESULTS"/} is not a verdict"
+		verdict_v=MISSING verdict_r="${file#"$MBUS_RESULTS"/} is not a verdict"
 		return 0
 		;;
 	esac
 	if [ -n "$want" ] && [ "$inputs" != "$want" ]; then
-		echo "STALE made from other inputs ($inputs, now $want): $verdict $reason"
-		return 0
+		verdict_r="made from other inputs ($inputs, now $want): $verdict_v $verdict_r"
+		verdict_v=STALE
 	fi
-	echo "$verdict $reason"
+}
+# verdict_read FILE [INPUTS]: prints "VERDICT REASON" (verdict_get's).
+verdict_read() {
+	local verdict_v verdict_r
+	verdict_get "$@"
+	echo "$verdict_v $verdict_r"
 }
 verdict_passes() {
 	case $1 in OK | WARN) return 0 ;; *) return 1 ;; esac
@@ -241,10 +261,18 @@ toolchain_id() {
 	echo "$mbus_toolchain_id"
 }
 
-# The scripts and data a stage's verdicts depend on.
+# The scripts and data a stage's verdicts depend on. A script that asks
+# for it once a patch (ci/check.sh, ci/matrix.sh) sets
+# mbus_check_scripts_hash=$(check_scripts_hash) first; never taken from
+# the environment.
+mbus_check_scripts_hash=''
 check_scripts_hash() {
 	local s check_files=()
-	for s in "${PATCH_CHECKS[@]}"; do check_files+=("$MBUS_TOP/$(check_script "$s")"); done
+	if [ -n "$mbus_check_scripts_hash" ]; then
+		echo "$mbus_check_scripts_hash"
+		return
+	fi
+	for s in "${PATCH_CHECKS[@]}"; do check_files+=("$MBUS_TOP/${CHECK_SCRIPT[$s]}"); done
 	hash_files "$MBUS_TOP"/ci/{lib,check,config}.sh "$MBUS_TOP"/ci/{checks,upstream-commits,kernel.config} "${check_files[@]}"
 }
 boot_scripts_hash() {
@@ -419,29 +447,48 @@ rev_tip() {
 }
 
 # --- the cache: one helper for every stage that keeps results
-# cache_key PRODUCER PART...: a key from the inputs (PARTs), the producing
-# script's content and the toolchain.
+# The content hash of each script of ci/, by its path: made once when a
+# script starts (one sha256sum for all), so that cache_key need not hash
+# its producer again for each of the hundreds of keys a stage makes. A
+# producer not in it (another file) is hashed when asked for.
+declare -A mbus_script_hash=()
+while read -r _h _f; do
+	mbus_script_hash[$_f]=${_h:0:16}
+done < <(sha256sum "$MBUS_TOP"/ci/*.sh "$MBUS_TOP"/ci/*.py 2>/dev/null)
+# cache_key_into VAR PRODUCER PART...: into VAR, a key from the inputs
+# (PARTs), the producing script's content and the toolchain; one process.
+cache_key_into() {
+	local -n _ck_var=$1
+	local _ck_path=$2 _ck_h _ck_parts
+	[[ $_ck_path == /* ]] || _ck_path=$PWD/$_ck_path
+	_ck_h=${mbus_script_hash[$_ck_path]:-}
+	[ -n "$_ck_h" ] || _ck_h=$(hash_files "$2")
+	printf -v _ck_parts '%s\n' "${@:3}"
+	# (The same bytes as hash_files, toolchain_id and the PARTs, one a
+	# line, piped to hash_text: the here-string adds the last newline.)
+	_ck_h=$(sha256sum <<<"$_ck_h"$'\n'"$mbus_toolchain_id"$'\n'"${_ck_parts%$'\n'}")
+	_ck_var=${_ck_h:0:16}
+}
+# cache_key PRODUCER PART...: cache_key_into's key, printed.
 cache_key() {
-	local producer=$1
-	shift
-	{
-		hash_files "$producer"
-		toolchain_id
-		printf '%s\n' "$@"
-	} | hash_text
+	local key
+	cache_key_into key "$@"
+	echo "$key"
 }
 # cache_has NAME KEY / cache_path NAME KEY
 cache_path() {
 	echo "$MBUS_STATE/$1-$2"
 }
+# (Both spelled out below rather than through cache_path: a stage asks
+# hundreds of times, and each $(...) is a process.)
 cache_has() {
-	[ -f "$(cache_path "$1" "$2")/.done" ]
+	[ -f "$MBUS_STATE/$1-$2/.done" ]
 }
 # cache_get NAME KEY DESTDIR: copy a kept result into DESTDIR.
 cache_get() {
 	cache_has "$1" "$2" || return 1
-	mkdir -p "$3"
-	cp -a "$(cache_path "$1" "$2")/." "$3/"
+	[ -d "$3" ] || mkdir -p "$3"
+	cp -a "$MBUS_STATE/$1-$2/." "$3/"
 	rm -f "$3/.done"
 }
 # cache_put NAME KEY SRCDIR: keep SRCDIR's files. Written under a temporary

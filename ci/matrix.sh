@@ -25,18 +25,23 @@ columns=("${PATCH_CHECKS[@]}" cocci htmldocs "${builds[@]}")
 declare -A patch_check=()
 for c in "${PATCH_CHECKS[@]}"; do patch_check[$c]=1; done
 
-# cell FILE INPUTS: "CELL VERDICT REASON" of one verdict.
+# cell FILE INPUTS: the cell of one verdict, into c, v and r (no
+# subshell: a matrix has hundreds).
 cell() {
-	local v r
-	read -r v r < <(verdict_read "$1" "$2")
+	verdict_get "$1" "$2"
+	v=$verdict_v r=$verdict_r
 	case $v in
-	OK) if [[ $r == N/A:* ]]; then echo "n/a $v $r"; else echo "ok $v $r"; fi ;;
-	WARN) if [[ $r == XFAIL* ]]; then echo "xfail $v $r"; else echo "WARN $v $r"; fi ;;
-	*) echo "$v $v $r" ;;
+	OK) if [[ $r == N/A:* ]]; then c=n/a; else c=ok; fi ;;
+	WARN) if [[ $r == XFAIL* ]]; then c=xfail; else c=WARN; fi ;;
+	*) c=$v ;;
 	esac
 }
+# esc TEXT: TEXT for HTML, into $e (no process: once a cell).
 esc() {
-	sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' <<<"$1"
+	e=${1//&/\&amp;}
+	e=${e//</\&lt;}
+	e=${e//>/\&gt;}
+	e=${e//\"/\&quot;}
 }
 
 stage_begin "matrix"
@@ -82,7 +87,8 @@ if cache_has matrix "$key"; then
 	[ "$v" = OK ]
 	exit
 fi
-bad=0 cells=0
+bad=0 cells=0 k=""
+mbus_check_scripts_hash=$(check_scripts_hash)
 tmp=$(mktemp)
 trap 'rm -rf "$tmp" "$tmp.warn" "$tmp.keep"' EXIT
 {
@@ -111,7 +117,8 @@ the patch against the state after it; hover a cell for its reason. n/a: the
 patch changes nothing the check looks at; xfail: a known report of a
 revision already posted (ci/known-reports), answered by a later one.</p>
 HEAD
-	printf '<p id="made">Made %s from %s.</p>\n' "$(date -u +%FT%TZ)" "$(esc "$MBUS_RESULTS")"
+	esc "$MBUS_RESULTS"
+	printf '<p id="made">Made %s from %s.</p>\n' "$(date -u +%FT%TZ)" "$e"
 } >"$html.tmp"
 
 for rev in "${revs[@]}"; do
@@ -126,32 +133,34 @@ for rev in "${revs[@]}"; do
 		printf '<th>%s</th>' "${columns[@]}"
 		printf '</tr>\n'
 	} >>"$html.tmp"
-	for i in $(seq 1 "$n"); do
-		nnnn=$(printf %04d "$i")
+	for ((i = 1; i <= n; i++)); do
+		printf -v nnnn %04d "$i"
 		res="$MBUS_RESULTS/$rev"
 		printf '  %-5s' "$nnnn"
-		printf '<tr><th class="patch" title="%s">%s</th>' "$(esc "${patches[$((i - 1))]##*/}")" "$nnnn" >>"$html.tmp"
+		esc "${patches[$((i - 1))]##*/}"
+		printf '<tr><th class="patch" title="%s">%s</th>' "$e" "$nnnn" >>"$html.tmp"
 		want=$(patch_inputs "$rev" "$i")
 		for col in "${columns[@]}"; do
 			case $col in
 			cocci | htmldocs)
-				read -r c v r < <(cell "$res/$col/$nnnn/$col.verdict" \
-					"$(cache_key "$MBUS_TOP/ci/$col.sh" "${stage_keys[$rev/$col]}" "$i" "$col")")
+				cache_key_into k "$MBUS_TOP/ci/$col.sh" "${stage_keys[$rev/$col]}" "$i" "$col"
+				cell "$res/$col/$nnnn/$col.verdict" "$k"
 				;;
 			*)
 				if [ -n "${patch_check[$col]:-}" ]; then
-					read -r c v r < <(cell "$res/$nnnn/$col.verdict" "$want")
+					cell "$res/$nnnn/$col.verdict" "$want"
 				else
-					read -r c v r < <(cell "$res/builds/$nnnn/$col.verdict" \
-						"$(cache_key "$MBUS_TOP/ci/builds.sh" "${stage_keys[$rev/builds]}" "$i" "$col")")
+					cache_key_into k "$MBUS_TOP/ci/builds.sh" "${stage_keys[$rev/builds]}" "$i" "$col"
+					cell "$res/builds/$nnnn/$col.verdict" "$k"
 				fi
 				;;
 			esac
 			cells=$((cells + 1))
 			case $c in ok | n/a | xfail | WARN) ;; *) bad=$((bad + 1)) ;; esac
 			printf ' %-11.11s' "$c"
+			esc "$v $r"
 			printf '<td class="%s" data-patch="%s" data-check="%s" title="%s">%s</td>' \
-				"${c//\//-}" "$nnnn" "$col" "$(esc "$v $r")" "$c" >>"$html.tmp"
+				"${c//\//-}" "$nnnn" "$col" "$e" "$c" >>"$html.tmp"
 			case $c in
 			ok | n/a) ;;
 			xfail | WARN) echo "$rev $nnnn $col: $v $r" >>"$tmp.warn" ;;
@@ -168,7 +177,8 @@ for rev in "${revs[@]}"; do
 	for s in builds cocci htmldocs; do
 		read -r v r < <(verdict_read "$MBUS_RESULTS/$rev/$s/$s.verdict" "${stage_keys[$rev/$s]}")
 		printf '  %s %s: %s %s\n' "$rev" "$s" "$v" "$r"
-		printf '<li data-stage="%s">%s: %s</li>' "$s" "$s" "$(esc "$v $r")" >>"$html.tmp"
+		esc "$v $r"
+		printf '<li data-stage="%s">%s: %s</li>' "$s" "$s" "$e" >>"$html.tmp"
 		verdict_passes "$v" || { bad=$((bad + 1)); echo "$rev $s: $v $r" >>"$tmp"; }
 	done
 	printf '</ul>\n' >>"$html.tmp"

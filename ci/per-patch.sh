@@ -27,22 +27,25 @@ per_patch_kept() {
 	exit
 }
 
+# (verdict_get of ci/lib.sh sets these.)
+# shellcheck disable=SC2154
 # per_patch_finish STAGE PRODUCER KEY OUT REV WHAT: one line per patch into
 # OUT/table (and stdout), then the stage's verdict: OK "N patches: no new
 # WHAT"; WARN if some patch passes only as a known report; FAIL if a patch
 # fails, a verdict is missing or stale, or a known report does not fail so
 # (XPASS) or cannot be read. Written, kept, printed; returns its status.
 per_patch_finish() {
-	local stage=$1 producer=$2 key=$3 out=$4 rev=$5 what=$6 krc=0 xpass i v r
+	local stage=$1 producer=$2 key=$3 out=$4 rev=$5 what=$6 krc=0 xpass i k nnnn
 	local failed xfail verdict reason patches n
 	mapfile -t patches < <(revision_patches "$rev")
 	n=${#patches[@]}
 	xpass=$("$MBUS_TOP/ci/known-reports.sh" "$rev" "$out" "$stage") || krc=$?
 	[ "$krc" -le 1 ] || xpass="XPASS: ci/known-reports.sh failed (exit $krc)"
-	for i in $(seq 1 "$n"); do
-		read -r v r < <(verdict_read "$out/$(printf %04d "$i")/$stage.verdict" \
-			"$(cache_key "$producer" "$key" "$i" "$stage")")
-		printf '  %-4s %-28.28s %-10s %-4s %s\n' "$rev" "$i/$n ${patches[$((i - 1))]##*/}" "$stage" "$v" "$r"
+	for ((i = 1; i <= n; i++)); do
+		printf -v nnnn %04d "$i"
+		cache_key_into k "$producer" "$key" "$i" "$stage"
+		verdict_get "$out/$nnnn/$stage.verdict" "$k"
+		printf '  %-4s %-28.28s %-10s %-4s %s\n' "$rev" "$i/$n ${patches[$((i - 1))]##*/}" "$stage" "$verdict_v" "$verdict_r"
 	done | tee "$out/table"
 	[ -z "$xpass" ] || printf '%s\n' "$xpass" | tee -a "$out/table"
 	failed=$(grep -cE " $stage +(FAIL|MISSING|STALE) |^XPASS: " "$out/table" || true)
