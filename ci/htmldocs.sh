@@ -11,7 +11,8 @@
 # ci/htmldocs-book.sh: the state after patch i is the state before patch
 # i+1. The kernel-doc directives of the documentation are read once per
 # content of Documentation/ (its tree id) and kept: most patches do not
-# change it.
+# change it. A patch's verdict is kept under the trees before and after
+# it (its books and their warnings depend on nothing else).
 #
 # usage: htmldocs.sh REV            (results in $MBUS_RESULTS/REV/htmldocs/)
 #        htmldocs.sh --inputs REV   the key its verdict must be made from
@@ -31,8 +32,12 @@ n=${#patches[@]}
 [ "$n" -gt 0 ] || exit 1
 out="$MBUS_RESULTS/$rev/htmldocs"
 command -v sphinx-build >/dev/null || die "htmldocs $rev: sphinx-build missing (make deps: python3-sphinx)"
+# (docutils as Sphinx's own interpreter has it: the one its script names,
+# not whatever python3 PATH finds first, on this machine kind a pyenv shim.)
+sphinx_py=$(sed -n '1s|^#! *\(/[^ ]*\)$|\1|p' "$(command -v sphinx-build)")
+[ -x "${sphinx_py:-}" ] || sphinx_py=python3
 sphinx_id=$(sphinx-build --version 2>&1 | head -n 1
-	python3 -c 'import docutils; print("docutils", docutils.__version__)' 2>&1
+	"$sphinx_py" -c 'import docutils; print("docutils", docutils.__version__)' 2>&1
 	echo "${SPHINXOPTS:-} ${DOCS_THEME:-} ${KERNELDOC:-}")
 stage_key=$(cache_key "$0" "$(input_hash "$rev")" "$sphinx_id" \
 	"$(hash_files "$MBUS_TOP/ci/htmldocs-book.sh")" \
@@ -113,11 +118,23 @@ warnings() {
 	"$MBUS_TOP/ci/htmldocs-book.sh" "$1" "$2" || die "htmldocs $rev: ci/htmldocs-book.sh $1 $2 failed"
 }
 
+# A patch's verdict is made from the trees before and after it, and kept
+# under them: after an edit, the patches before it are not looked at again
+# (their verdicts are written again for the revision's inputs).
+patch_id=$(cache_key "$0" "$sphinx_id" "$(hash_files "$MBUS_TOP/ci/htmldocs-book.sh")" "$(per_patch_id)")
 for i in $(seq 1 "$n"); do
 	c=${commits[$((i - 1))]}
 	d="$out/$(printf %04d "$i")"
 	mkdir -p "$d"
 	key=$(cache_key "$0" "$stage_key" "$i" htmldocs)
+	trees=$(git -C "$MBUS_TREE" rev-parse --verify "$c~1^{tree}" "$c^{tree}") ||
+		die "htmldocs $rev: no trees of patch $i ($c) in $MBUS_TREE"
+	pkey=$(cache_key "$0" "$patch_id" "$trees")
+	if cache_get htmldocs-patch "$pkey" "$d"; then
+		read -r v _ r <"$d/htmldocs.verdict"
+		verdict_write "$d/htmldocs.verdict" "$v" "$key" "$r"
+		continue
+	fi
 	# (Not in process substitutions: a git diff or a books() that fails
 	# must stop the stage, not leave the patch touching no book.)
 	changed_files files "$c"
@@ -145,5 +162,6 @@ for i in $(seq 1 "$n"); do
 	else
 		verdict_write "$d/htmldocs.verdict" OK "$key" "no new Sphinx warning in ${touched[*]}"
 	fi
+	cache_put htmldocs-patch "$pkey" "$d" || die "htmldocs $rev: patch $i's result could not be kept"
 done
 per_patch_finish htmldocs "$0" "$stage_key" "$out" "$rev" "Sphinx warning"
