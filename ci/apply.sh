@@ -30,15 +30,35 @@ if [ -n "$kept" ] && [ "$(git -C "$MBUS_TREE" rev-parse -q --verify "$MBUS_BRANC
 	exit 0
 fi
 
+# Each commit is kept too, under the key of the patches up to it: after an
+# edit of patch i, git am starts from the kept commit of patches 1..i-1
+# (the one a git am of them gives again: same identity, dates, parents),
+# if the tree still has it.
+prefix_keys=() upto=""
+for p in "${patches[@]}"; do
+	upto=$(cat - "$p" <<<"$upto" | hash_text)
+	cache_key_into k "$0" prefix "$base" "$upto" "$BASE_IDENT_NAME <$BASE_IDENT_EMAIL>" "$(git --version)"
+	prefix_keys+=("$k")
+done
+start=$base n=0
+for ((i = ${#patches[@]} - 1; i > 0; i--)); do
+	c=$(cat "$MBUS_STATE/apply-${prefix_keys[$((i - 1))]}/tip" 2>/dev/null) || continue
+	git -C "$MBUS_TREE" cat-file -e "$c^{commit}" 2>/dev/null || continue
+	start=$c n=$i
+	break
+done
+
 # git am in the side tree (ci/side-tree.sh): the base tree's checkout, and
 # so what its object directories last compiled, stays as it is.
-side=$("$MBUS_TOP/ci/side-tree.sh" "$base") || die "apply $rev: no side tree"
+side=$("$MBUS_TOP/ci/side-tree.sh" "$start") || die "apply $rev: no side tree"
 
 log="$MBUS_RESULTS/$rev/apply.log"
 mkdir -p "${log%/*}"
+[ "$n" -eq 0 ] || info "  apply $rev: patches 1-$n kept (at $(git -C "$MBUS_TREE" rev-parse --short=12 "$start"))"
 export GIT_COMMITTER_NAME="$BASE_IDENT_NAME" GIT_COMMITTER_EMAIL="$BASE_IDENT_EMAIL"
-n=0
-for p in "${patches[@]}"; do
+keep=$(mktemp -d)
+trap 'rm -rf "$keep"' EXIT
+for p in "${patches[@]:$n}"; do
 	n=$((n + 1))
 	# The committer date is fixed too, so that a revision's commits (and
 	# so the tree and commit ids of its branch) are the same every time.
@@ -51,12 +71,12 @@ for p in "${patches[@]}"; do
 		stage_end FAIL "series-$rev/${p##*/} does not apply: ${where:-see $log}"
 		exit 1
 	fi
+	git -C "$side" rev-parse HEAD >"$keep/tip"
+	cache_put apply "${prefix_keys[$((n - 1))]}" "$keep"
 done
 git -C "$side" branch -f -q "$MBUS_BRANCH_PREFIX$rev" HEAD
 git -C "$side" rev-parse HEAD >"$MBUS_RESULTS/$rev/apply.tip"
-keep=$(mktemp -d)
 cp "$MBUS_RESULTS/$rev/apply.tip" "$keep/tip"
 cache_put apply "$key" "$keep"
-rm -rf "$keep"
 verdict_write "$MBUS_RESULTS/$rev/apply.verdict" OK "$inputs" "$n patches on $(git -C "$MBUS_TREE" rev-parse --short=12 "$base")"
 stage_end OK "$n patches, branch $MBUS_BRANCH_PREFIX$rev at $(git -C "$side" rev-parse --short=12 HEAD)"

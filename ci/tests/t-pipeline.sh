@@ -6,7 +6,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 18
+t_plan 20
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 core=drivers/media/test-drivers/vimc/vimc-core.c
@@ -60,7 +60,9 @@ out=$(ws env REV=v1 ci/each-rev.sh check 2>&1)
 expect_eq "unchanged revision: all 20 results cached" 20 "$(grep -c '(cached)$' <<<"$out")"
 expect_eq "unchanged revision: same verdicts" FAIL "$(verdict 0002 build)"
 
-# Edit the last patch: only it is checked again.
+# Edit the last patch: only it is checked again, and git am starts from
+# the kept commit of patches 1-4.
+mapfile -t before < <(git -C "$T_TREE" rev-list --reverse "$base..test/v1")
 c5b=$(fixture_commit "$c4" "media: vimc: fixture: long line" -- \
 	"$core" 's/^#define VIMC_MDEV_MODEL_NAME.*/&\n\/* Short now. *\//')
 rm -rf "$T_TMP/series"
@@ -68,5 +70,11 @@ fixture_series "$T_TMP/series" v1 "$base" "$c5b"
 out=$(ws env REV=v1 ci/each-rev.sh check 2>&1)
 expect_eq "after editing patch 5: patches 1-4 cached" 16 "$(grep -c '(cached)$' <<<"$out")"
 expect_eq "after editing patch 5: patch 5 re-checked, checkpatch OK" OK "$(verdict 0005 checkpatch)"
+expect_match "after editing patch 5: apply takes patches 1-4 as kept" \
+	"apply v1: patches 1-4 kept \(at ${before[3]:0:12}\)" "$out"
+mapfile -t after < <(git -C "$T_TREE" rev-list --reverse "$base..test/v1")
+expect_eq "the branch: the same four commits, then the edited patch's tree" \
+	"${before[*]:0:4} $(git -C "$T_TREE" rev-parse "$c5b^{tree}")" \
+	"${after[*]:0:4} $(git -C "$T_TREE" rev-parse "${after[4]:-none}^{tree}" 2>&1)"
 git -C "$T_TREE" branch -D -q test/v1 2>/dev/null
 t_done
