@@ -118,11 +118,15 @@ plain="$bench/plain"
 measure g "$plain" env MBUS_STATE="$plain.state" bash -c "'$ws/ci/config.sh' mbus-base '$plain' '$ws/ci/kernel.config' '$ws/ci/debug.config' &&
 	make -C '$MBUS_CACHE/linux' O='$plain' ARCH=x86_64 -j$JOBS -s bzImage modules"
 
-# stage_sum ROW STAGES: the seconds of the stages (an ERE) of the newest
-# revision in a row, from its stage times ("boot vN" includes its kernel).
+# stage_sum ROW STAGES: the wall seconds of the stages (an ERE) of the
+# newest revision in a row, from its stage times ("boot vN" includes its
+# kernel): from the first one's start to the last one's end (stages that
+# run side by side count once).
 rev_new=${newest#series-}
 stage_sum() {
-	awk -F'\t' -v re="^$2 $rev_new\$" '$3 ~ re { s += $1 } END { printf "%.1f", s }' "$bench/$1.stage-times" 2>/dev/null
+	awk -F'\t' -v re="^$2 $rev_new\$" '$3 ~ re {
+		b = $4 - $1; if (n++ == 0 || b < first) first = b; if ($4 > last) last = $4
+	} END { printf "%.1f", n ? last - first : 0 }' "$bench/$1.stage-times" 2>/dev/null
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 col() { awk -v n="$1" '$1 == n { print $2; exit }' "$results"; }
