@@ -127,7 +127,7 @@ for i in $(seq 1 "$n"); do
 	d="$out/$(printf %04d "$i")"
 	mkdir -p "$d"
 	key=$(cache_key "$0" "$stage_key" "$i" htmldocs)
-	trees=$(git -C "$MBUS_TREE" rev-parse --verify "$c~1^{tree}" "$c^{tree}") ||
+	trees=$(git -C "$MBUS_TREE" rev-parse "$c~1^{tree}" "$c^{tree}") ||
 		die "htmldocs $rev: no trees of patch $i ($c) in $MBUS_TREE"
 	pkey=$(cache_key "$0" "$patch_id" "$trees")
 	if cache_get htmldocs-patch "$pkey" "$d"; then
