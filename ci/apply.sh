@@ -34,15 +34,16 @@ fi
 # edit of patch i, git am starts from the kept commit of patches 1..i-1
 # (the one a git am of them gives again: same identity, dates, parents),
 # if the tree still has it.
-prefix_keys=() upto=""
+prefix_keys=() upto="" gitv=$(git --version)
 for p in "${patches[@]}"; do
 	upto=$(cat - "$p" <<<"$upto" | hash_text)
-	cache_key_into k "$0" prefix "$base" "$upto" "$BASE_IDENT_NAME <$BASE_IDENT_EMAIL>" "$(git --version)"
+	cache_key_into k "$0" prefix "$base" "$upto" "$BASE_IDENT_NAME <$BASE_IDENT_EMAIL>" "$gitv"
 	prefix_keys+=("$k")
 done
 start=$base n=0
-for ((i = ${#patches[@]} - 1; i > 0; i--)); do
-	c=$(cat "$MBUS_STATE/apply-${prefix_keys[$((i - 1))]}/tip" 2>/dev/null) || continue
+for ((i = ${#patches[@]}; i > 0; i--)); do
+	cache_has apply "${prefix_keys[$((i - 1))]}" || continue
+	c=$(cat "$(cache_path apply "${prefix_keys[$((i - 1))]}")/tip") || continue
 	git -C "$MBUS_TREE" cat-file -e "$c^{commit}" 2>/dev/null || continue
 	start=$c n=$i
 	break

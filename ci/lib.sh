@@ -180,8 +180,8 @@ commit_message() {
 # --- the registry of checks (ci/checks)
 # (Read with the shell's own read: every script starts by reading it.)
 PATCH_CHECKS=() BOOT_CHECKS=()
-declare -A CHECK_SCRIPT=()
-while read -r _kind _name _script _; do
+declare -gA CHECK_SCRIPT=()
+while read -r _kind _name _script _ || [ -n "${_kind:-}" ]; do
 	case $_kind in
 	patch)
 		PATCH_CHECKS+=("$_name")
@@ -451,7 +451,7 @@ rev_tip() {
 # script starts (one sha256sum for all), so that cache_key need not hash
 # its producer again for each of the hundreds of keys a stage makes. A
 # producer not in it (another file) is hashed when asked for.
-declare -A mbus_script_hash=()
+declare -gA mbus_script_hash=()
 while read -r _h _f; do
 	mbus_script_hash[$_f]=${_h:0:16}
 done < <(sha256sum "$MBUS_TOP"/ci/*.sh "$MBUS_TOP"/ci/*.py 2>/dev/null)
@@ -488,7 +488,7 @@ cache_has() {
 cache_get() {
 	cache_has "$1" "$2" || return 1
 	[ -d "$3" ] || mkdir -p "$3"
-	cp -a "$MBUS_STATE/$1-$2/." "$3/"
+	cp -a "$MBUS_STATE/$1-$2/." "$3/" || return 1
 	rm -f "$3/.done"
 }
 # cache_put NAME KEY SRCDIR: keep SRCDIR's files. Written under a temporary

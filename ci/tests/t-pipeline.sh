@@ -73,8 +73,12 @@ expect_eq "after editing patch 5: patch 5 re-checked, checkpatch OK" OK "$(verdi
 expect_match "after editing patch 5: apply takes patches 1-4 as kept" \
 	"apply v1: patches 1-4 kept \(at ${before[3]:0:12}\)" "$out"
 mapfile -t after < <(git -C "$T_TREE" rev-list --reverse "$base..test/v1")
-expect_eq "the branch: the same four commits, then the edited patch's tree" \
-	"${before[*]:0:4} $(git -C "$T_TREE" rev-parse "$c5b^{tree}")" \
-	"${after[*]:0:4} $(git -C "$T_TREE" rev-parse "${after[4]:-none}^{tree}" 2>&1)"
+# The same revision applied from nothing (an empty cache: every patch by
+# git am) gives the very same commits.
+ws env MBUS_STATE="$T_TMP/state-empty" REV=v1 ci/apply.sh v1 >"$T_TMP/scratch.log" 2>&1
+scratch=$(git -C "$T_TREE" rev-parse test/v1)
+expect_eq "the branch: the same four commits, the edited patch's tree, the tip a full git am gives" \
+	"${before[*]:0:4} $(git -C "$T_TREE" rev-parse "$c5b^{tree}") $scratch" \
+	"${after[*]:0:4} $(git -C "$T_TREE" rev-parse "${after[4]:-none}^{tree}" 2>&1) ${after[4]:-none}"
 git -C "$T_TREE" branch -D -q test/v1 2>/dev/null
 t_done
