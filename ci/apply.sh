@@ -17,23 +17,11 @@ base=$(base_commit)
 stage_begin "apply $rev"
 
 inputs=$(input_hash "$rev")
-# The commits are the same every time (fixed identity and dates): the tip
-# a git am of these patches gave is kept, and a branch that is still at it
-# is not made again.
-key=$(cache_key "$0" "$inputs" "$BASE_IDENT_NAME <$BASE_IDENT_EMAIL>" "$(git --version)")
-kept=$(cat "$(cache_path apply "$key")/tip" 2>/dev/null || true)
-if [ -n "$kept" ] && [ "$(git -C "$MBUS_TREE" rev-parse -q --verify "$MBUS_BRANCH_PREFIX$rev" || true)" = "$kept" ]; then
-	mkdir -p "$MBUS_RESULTS/$rev"
-	echo "$kept" >"$MBUS_RESULTS/$rev/apply.tip"
-	verdict_write "$MBUS_RESULTS/$rev/apply.verdict" OK "$inputs" "${#patches[@]} patches on $(git -C "$MBUS_TREE" rev-parse --short=12 "$base")"
-	stage_end OK "${#patches[@]} patches, branch $MBUS_BRANCH_PREFIX$rev at $(git -C "$MBUS_TREE" rev-parse --short=12 "$kept") (kept)"
-	exit 0
-fi
-
-# Each commit is kept too, under the key of the patches up to it: after an
-# edit of patch i, git am starts from the kept commit of patches 1..i-1
-# (the one a git am of them gives again: same identity, dates, parents),
-# if the tree still has it.
+# The commits are the same every time (fixed identity, dates and
+# parents): each commit a git am gave is kept under the key of the
+# patches up to it. A branch still at the kept tip of all of them is not
+# made again; after an edit of patch i, git am starts from the kept commit
+# of patches 1..i-1, if the tree still has it.
 prefix_keys=() upto="" gitv=$(git --version)
 for p in "${patches[@]}"; do
 	upto=$(cat - "$p" <<<"$upto" | hash_text)
@@ -48,6 +36,14 @@ for ((i = ${#patches[@]}; i > 0; i--)); do
 	start=$c n=$i
 	break
 done
+if [ "$n" -eq "${#patches[@]}" ] &&
+	[ "$(git -C "$MBUS_TREE" rev-parse -q --verify "$MBUS_BRANCH_PREFIX$rev" || true)" = "$start" ]; then
+	mkdir -p "$MBUS_RESULTS/$rev"
+	echo "$start" >"$MBUS_RESULTS/$rev/apply.tip"
+	verdict_write "$MBUS_RESULTS/$rev/apply.verdict" OK "$inputs" "$n patches on $(git -C "$MBUS_TREE" rev-parse --short=12 "$base")"
+	stage_end OK "$n patches, branch $MBUS_BRANCH_PREFIX$rev at $(git -C "$MBUS_TREE" rev-parse --short=12 "$start") (kept)"
+	exit 0
+fi
 
 # git am in the side tree (ci/side-tree.sh): the base tree's checkout, and
 # so what its object directories last compiled, stays as it is.
@@ -77,7 +73,5 @@ for p in "${patches[@]:$n}"; do
 done
 git -C "$side" branch -f -q "$MBUS_BRANCH_PREFIX$rev" HEAD
 git -C "$side" rev-parse HEAD >"$MBUS_RESULTS/$rev/apply.tip"
-cp "$MBUS_RESULTS/$rev/apply.tip" "$keep/tip"
-cache_put apply "$key" "$keep"
 verdict_write "$MBUS_RESULTS/$rev/apply.verdict" OK "$inputs" "$n patches on $(git -C "$MBUS_TREE" rev-parse --short=12 "$base")"
 stage_end OK "$n patches, branch $MBUS_BRANCH_PREFIX$rev at $(git -C "$side" rev-parse --short=12 HEAD)"

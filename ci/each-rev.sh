@@ -12,7 +12,7 @@
 # in the side tree. The second runs in a process group of its own: a run
 # that is stopped (INT, TERM) or ends early stops it, with its children.
 #
-# usage: each-rev.sh STAGE[+STAGE...]...
+# usage: each-rev.sh STAGE[+STAGE]...
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 
