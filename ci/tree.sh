@@ -68,6 +68,6 @@ info "tree: committing the base (git add of ~90k files)"
 rm -rf "$MBUS_TREE"
 mv "$tmp" "$MBUS_TREE"
 trap - EXIT
-# The object directory and cached results belong to the old base.
-rm -rf "$MBUS_BUILD" "$MBUS_STATE"
+# The object directories and cached results belong to the old base.
+rm -rf "$MBUS_BUILD" "$MBUS_CACHE/config-base" "$MBUS_STATE"
 stage_end OK "made: $stamp, base $(git -C "$MBUS_TREE" rev-parse --short=12 mbus-base)"

@@ -6,13 +6,16 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 20
+t_plan 21
 
 base=$(git -C "$T_TREE" rev-parse mbus-base)
 core=drivers/media/test-drivers/vimc/vimc-core.c
 hdr=drivers/media/test-drivers/vimc/vimc-common.h
+# (The good patch also changes a Kconfig file, so that the base's
+# configuration has another key than the patches'.)
 c1=$(fixture_commit "$base" "media: vimc: fixture: good patch" -- \
-	"$core" '/^#define VIMC_MDEV_MODEL_NAME/i\/* The model name reported by the media device. */')
+	"$core" '/^#define VIMC_MDEV_MODEL_NAME/i\/* The model name reported by the media device. */' \
+	drivers/media/test-drivers/vimc/Kconfig '1a\# The virtual media controller driver, vimc.')
 c2=$(fixture_commit "$c1" "media: vimc: fixture: new W=1 warning" -- \
 	"$core" '/^#define VIMC_MDEV_MODEL_NAME/a\static int vimc_fixture_unused;')
 c3=$(fixture_commit "$c2" "media: vimc: fixture: new kernel-doc warning" -- \
@@ -55,9 +58,19 @@ else
 	notok "the stage prints its name, verdict and elapsed time" "no '<== check v1 FAIL Ns' line"
 fi
 
-# Nothing changed: every patch comes from the cache.
+# Nothing changed: every patch comes from the cache, and the check build's
+# object directory stays configured as the last patch built left it (the
+# base's .config is made in an object directory of its own: swapped in,
+# kbuild would sync the configuration at the next build). The base's and
+# the patches' .config are the same bytes here (the Kconfig change is a
+# comment): what a swap would change is the configuration's key.
+obj=${MBUS_BUILD:-$MBUS_CACHE/build}
+conf_state() { echo "$(cat "$obj/.mbus-config-key" 2>&1) $(stat -c %Y "$obj/.config" 2>&1) $(sha256sum <"$obj/.config" 2>&1)"; }
+was=$(conf_state)
+[ -s "$obj/.mbus-config-key" ] && [ -s "$obj/.config" ] || was="no configuration in $obj after the first check"
 out=$(ws env REV=v1 ci/each-rev.sh check 2>&1)
 expect_eq "unchanged revision: all 20 results cached" 20 "$(grep -c '(cached)$' <<<"$out")"
+expect_eq "unchanged revision: the build's configuration untouched" "$was" "$(conf_state)"
 expect_eq "unchanged revision: same verdicts" FAIL "$(verdict 0002 build)"
 
 # Edit the last patch: only it is checked again, and git am starts from
