@@ -166,13 +166,23 @@ tip=$(rev_tip "$rev")
 mapfile -t commits < <(git -C "$MBUS_TREE" rev-list --reverse "$base..$tip")
 [ "${#commits[@]}" -eq "$n" ] || die "builds $rev: $n patches gave ${#commits[@]} commits"
 
+# kconfig_of COMMIT: the hash of COMMIT's Kconfig files into
+# kconfig[COMMIT], once for all configurations (before they are built side
+# by side: a background build sees only what was made before it started).
+declare -A kconfig=()
+kconfig_of() {
+	[ -n "${kconfig[$1]:-}" ] ||
+		kconfig[$1]=$(git -C "$MBUS_TREE" ls-tree -r "$1" | awk '$4 ~ /Kconfig/' | hash_text) ||
+		die "builds $rev: git ls-tree of $1 failed in $MBUS_TREE"
+}
+
 # configure NAME ARCH FRAG DISABLE OBJ COMMIT: the .config of COMMIT, made
 # again only when its Kconfig files, the fragment or the disabled options
 # differ from those of the last one made in OBJ. Prints why it fails.
 configure() {
 	local name=$1 arch=$2 frag=$3 disable=$4 obj=$5 commit=$6 key lost syms o first
-	key=$(cache_key "$0" "$name $arch $disable" "$(hash_files "$frag")" \
-		"$(git -C "$MBUS_TREE" ls-tree -r "$commit" | awk '$4 ~ /Kconfig/' | hash_text)")
+	[ -n "${kconfig[$commit]:-}" ] || { echo "no hash of $commit's Kconfig files (kconfig_of)"; return 1; }
+	key=$(cache_key "$0" "$name $arch $disable" "$(hash_files "$frag")" "${kconfig[$commit]}")
 	[ ! -f "$obj/.config" ] || [ "$(cat "$obj/.mbus-builds-key" 2>/dev/null)" != "$key" ] || return 0
 	rm -f "$obj/.mbus-builds-key"
 	mkdir -p "$obj"
@@ -228,6 +238,13 @@ changed() {
 		die "builds $rev: git diff of $1 failed in $MBUS_TREE"
 }
 
+# take DIR: DIR's files (a configuration's results) copied into its
+# parent, the patch's directory, and DIR removed.
+take() {
+	cp -a "$1/." "${1%/*}/" && rm -rf "$1" ||
+		die "builds $rev: $1 could not be taken into ${1%/*}"
+}
+
 # conf_margs COMPILER OBJ ARCH: make's arguments of a configuration, in margs.
 conf_margs() {
 	margs=(O="$2" ARCH="$3")
@@ -267,6 +284,8 @@ build_patch() {
 	commit=${commits[$((i - 1))]}
 	tmp="$out/$(printf %04d "$i")/.new-$name"
 	info "  builds $rev: $name: $i/$n ${patches[$((i - 1))]##*/}"
+	# (A missing hash is this script's error, not the patch's: no verdict.)
+	[ -n "${kconfig[$commit]:-}" ] || die "builds $rev: no hash of $commit's Kconfig files (kconfig_of)"
 	if ! why=$(configure "$name" "$arch" "$frag" "$disable" "$obj" "$commit"); then
 		cp "${prev[$name]}" "$tmp/$name.warnings"
 		: >"$tmp/$name.compiled"
@@ -313,6 +332,7 @@ for c in "${confs[@]}"; do
 		info "  builds $rev: $name: reference build of the base (${dirs[*]})"
 		mkdir -p "$ref"
 		tree_checkout "$base"
+		kconfig_of "$base"
 		if why=$(configure "$name" "$arch" "$frag" "$disable" "$obj" "$base"); then
 			for d in "${dirs[@]}"; do rm -rf "${obj:?}/$d"; done
 			rc=0
@@ -345,14 +365,16 @@ for i in $(seq 1 "$n"); do
 	files=()
 	[ -z "$list" ] || mapfile -t files <<<"$list"
 	declare -A pkeys=()
-	todo=()
+	todo=() kept=()
 	for c in "${built_confs[@]}"; do
 		read -r name _ <<<"$c"
-		# Kept under the key of this configuration and patches 1..i; its
-		# files (each named for the configuration) taken into $d.
+		# Kept under the key of this configuration and patches 1..i.
 		cache_key_into pkey "$0" "${ckeys[$name]}" "$upto"
 		pkeys[$name]=$pkey
-		cache_get builds-patch "$pkey" "$d" && continue
+		if cache_has builds-patch "$pkey"; then
+			kept+=("$MBUS_STATE/builds-patch-$pkey/.")
+			continue
+		fi
 		tmp="$d/.new-$name"
 		rm -rf "$tmp"
 		mkdir -p "$tmp"
@@ -362,14 +384,23 @@ for i in $(seq 1 "$n"); do
 			: >"$tmp/$name.compiled"
 			verdict_write "$tmp/$name.verdict" OK "$pkey" "N/A: changes nothing this configuration compiles (not built)"
 			cache_put builds-patch "$pkey" "$tmp"
-			mv "$tmp"/* "$d/"
-			rmdir "$tmp"
+			take "$tmp"
 		else
 			todo+=("$c")
 		fi
 	done
+	# The kept results taken into $d with one copy, as cache_get takes
+	# each (its layout, $MBUS_STATE/NAME-KEY with a .done, spelled out here:
+	# a helper in ci/lib.sh would move every key, lib.sh being in all of
+	# them). One copy is possible because each configuration's files are
+	# named for it; only their .done collide.
+	if [ "${#kept[@]}" -gt 0 ]; then
+		cp -a "${kept[@]}" "$d/" && rm -f "$d/.done" ||
+			die "builds $rev: patch $i: the kept results could not be copied into $d"
+	fi
 	if [ "${#todo[@]}" -gt 0 ]; then
 		tree_checkout "$commit"
+		kconfig_of "$commit"
 		# The patch's files touched, so that every object that depends on
 		# them is rebuilt in every configuration.
 		for f in "${files[@]}"; do [ ! -f "$MBUS_TREE/$f" ] || touch "$MBUS_TREE/$f"; done
@@ -387,8 +418,7 @@ for i in $(seq 1 "$n"); do
 			read -r name _ <<<"$c"
 			cache_has builds-patch "${pkeys[$name]}" ||
 				die "builds $rev: patch $i, $name: the build stopped before its verdict (see $d/.new-$name)"
-			mv "$d/.new-$name"/* "$d/"
-			rmdir "$d/.new-$name"
+			take "$d/.new-$name"
 		done
 	fi
 	# Each verdict written again for the revision's inputs.
