@@ -118,15 +118,14 @@ plain="$bench/plain"
 measure g "$plain" env MBUS_STATE="$plain.state" bash -c "'$ws/ci/config.sh' mbus-base '$plain' '$ws/ci/kernel.config' '$ws/ci/debug.config' &&
 	make -C '$MBUS_CACHE/linux' O='$plain' ARCH=x86_64 -j$JOBS -s bzImage modules"
 
-# stage_sum ROW STAGES: the wall seconds of the stages (an ERE) of the
+# stage_span ROW STAGES: the wall seconds of the stages (an ERE) of the
 # newest revision in a row, from its stage times ("boot vN" includes its
-# kernel): from the first one's start to the last one's end (stages that
-# run side by side count once).
+# kernel), by ci/stage-span.sh: from the first one's start to the last
+# one's end (stages that run side by side count once); n/a, with the
+# reason on stderr, if the row has none.
 rev_new=${newest#series-}
-stage_sum() {
-	awk -F'\t' -v re="^$2 $rev_new\$" '$3 ~ re {
-		b = $4 - $1; if (n++ == 0 || b < first) first = b; if ($4 > last) last = $4
-	} END { printf "%.1f", n ? last - first : 0 }' "$bench/$1.stage-times" 2>/dev/null
+stage_span() {
+	"$MBUS_TOP/ci/stage-span.sh" "$bench/$1.stage-times" "$2" "$rev_new" || echo n/a
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 col() { awk -v n="$1" '$1 == n { print $2; exit }' "$results"; }
@@ -137,8 +136,8 @@ summary=$({
 	echo "c/a = $(ratio "$(col c)" "$(col a)")   (c = $(col c) s, the whole job; target: check verdicts <= 60 s, boot <= 150 s)"
 	echo "d/c = $(ratio "$(col d)" "$(col c)")   (d = $(col d) s; target <= 2.0)"
 	for r in c d; do
-		echo "$r: the per-patch checks of $rev_new $(stage_sum "$r" '(check|csi2|builds|cocci|htmldocs)') s (target for c <= 60 s)," \
-			"its boot $(stage_sum "$r" boot) s (target for c <= 150 s)"
+		echo "$r: the per-patch checks of $rev_new $(stage_span "$r" '(check|csi2|builds|cocci|htmldocs)') s (target for c <= 60 s)," \
+			"its boot $(stage_span "$r" boot) s (target for c <= 150 s)"
 	done
 	awk '$1 ~ /^e-/ { print $1 }' "$results" | while read -r e; do
 		echo "$e = $(col "$e") s   (target <= 60 s per revision)"

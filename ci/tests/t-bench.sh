@@ -5,12 +5,13 @@
 # base, and checkpatch still passes the changed patches (otherwise the rows
 # would time a failing run). It never takes a line another patch has as
 # context or removes, nor one inside a block comment, and a patch with no
-# C line to change fails, named.
+# C line to change fails, named. The per-patch time of rows c and d
+# (ci/stage-span.sh) is the wall span of stages that overlap, not their sum.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
 mapfile -t revs < <(compgen -G "$T_TOP/series-v*" | sed 's,.*/series-,,' | sort -V)
-t_plan $((5 * ${#revs[@]} + 3))
+t_plan $((5 * ${#revs[@]} + 7))
 
 cp_verdict() {   # PATCH NAME: the checkpatch verdict of PATCH
 	mkdir -p "$T_TMP/cp-$2"
@@ -65,4 +66,21 @@ expect_eq "a line inside a block comment is not changed" \
 c_patch "$T_TMP/doc/0001-doc.patch" Documentation/x.rst "-1,0 +1,1" "+int a;"
 expect_fail "a patch with no C line to change fails, named" \
 	"0001-doc.patch: no added line of C code to change" ci/onechange.sh "$T_TMP/doc/0001-doc.patch"
+
+# ci/stage-span.sh on stage times written here (elapsed, verdict, name, end
+# time): check 990-1000, builds 1005-1035 beside cocci 1005-1045, htmldocs
+# 1046-1048; v2's check and the matrix are other stages. The span is
+# 1048 - 990 = 58.0 s, where the sum of the four is 82.0 s.
+printf '%s\t%s\t%s\t%s\n' 10.0 OK "check v3" 1000.0 30.0 OK "builds v3" 1035.0 \
+	40.0 OK "cocci v3" 1045.0 2.0 OK "htmldocs v3" 1048.0 5.0 OK "check v2" 1100.0 \
+	3.0 OK matrix 1052.0 >"$T_TMP/stage-times"
+expect_eq "stage-span: stages side by side count once (58.0 s, not the sum 82.0 s)" 58.0 \
+	"$(ci/stage-span.sh "$T_TMP/stage-times" '(check|csi2|builds|cocci|htmldocs)' v3 2>&1)"
+expect_eq "stage-span: only the named revision's stages (check v3: 10.0 s)" 10.0 \
+	"$(ci/stage-span.sh "$T_TMP/stage-times" check v3 2>&1)"
+expect_fail "stage-span: no such stage fails, named" "stage-times: no stage matches" \
+	ci/stage-span.sh "$T_TMP/stage-times" boot v3
+printf '10.0\tOK\tcheck v3\n' >"$T_TMP/old-stage-times"
+expect_fail "stage-span: a line without an end time fails, named" "old-stage-times:1: not a stage time" \
+	ci/stage-span.sh "$T_TMP/old-stage-times" check v3
 t_done
