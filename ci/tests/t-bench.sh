@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
 mapfile -t revs < <(compgen -G "$T_TOP/series-v*" | sed 's,.*/series-,,' | sort -V)
-t_plan $((5 * ${#revs[@]} + 7))
+t_plan $((5 * ${#revs[@]} + 8))
 
 cp_verdict() {   # PATCH NAME: the checkpatch verdict of PATCH
 	mkdir -p "$T_TMP/cp-$2"
@@ -68,18 +68,26 @@ expect_fail "a patch with no C line to change fails, named" \
 	"0001-doc.patch: no added line of C code to change" ci/onechange.sh "$T_TMP/doc/0001-doc.patch"
 
 # ci/stage-span.sh on stage times written here (elapsed, verdict, name, end
-# time): check 990-1000, builds 1005-1035 beside cocci 1005-1045, htmldocs
-# 1046-1048; v2's check and the matrix are other stages. The span is
-# 1048 - 990 = 58.0 s, where the sum of the four is 82.0 s.
+# time), in the order of their ends as stage_end writes them: check
+# 990-1000, builds 1005-1035 beside cocci 985-1045 (it started first),
+# htmldocs 1046-1048; the matrix, v2's check and v30's check are other
+# stages. The span is 1048 - 985 = 63.0 s, where the sum of the four is
+# 102.0 s.
 printf '%s\t%s\t%s\t%s\n' 10.0 OK "check v3" 1000.0 30.0 OK "builds v3" 1035.0 \
-	40.0 OK "cocci v3" 1045.0 2.0 OK "htmldocs v3" 1048.0 5.0 OK "check v2" 1100.0 \
-	3.0 OK matrix 1052.0 >"$T_TMP/stage-times"
-expect_eq "stage-span: stages side by side count once (58.0 s, not the sum 82.0 s)" 58.0 \
-	"$(ci/stage-span.sh "$T_TMP/stage-times" '(check|csi2|builds|cocci|htmldocs)' v3 2>&1)"
-expect_eq "stage-span: only the named revision's stages (check v3: 10.0 s)" 10.0 \
-	"$(ci/stage-span.sh "$T_TMP/stage-times" check v3 2>&1)"
-expect_fail "stage-span: no such stage fails, named" "stage-times: no stage matches" \
-	ci/stage-span.sh "$T_TMP/stage-times" boot v3
+	60.0 OK "cocci v3" 1045.0 2.0 OK "htmldocs v3" 1048.0 3.0 OK matrix 1052.0 \
+	5.0 OK "check v2" 1100.0 5.0 OK "check v30" 1200.0 >"$T_TMP/row-c.stage-times"
+expect_eq "stage-span: stages side by side count once (63.0 s, not the sum 102.0 s)" 63.0 \
+	"$(ci/stage-span.sh "$T_TMP/row-c.stage-times" 'check|csi2|builds|cocci|htmldocs' v3 2>&1)"
+expect_eq "stage-span: only the named revision's stages (check v3: 10.0 s, not v2's or v30's)" 10.0 \
+	"$(ci/stage-span.sh "$T_TMP/row-c.stage-times" check v3 2>&1)"
+# stage_end's own format (bc's elapsed time, the end in nanoseconds), from
+# a run: 1796668913.897378762 - (1796668912.252927690 - 15.691408763).
+printf '%s\t%s\t%s\t%s\n' 15.691408763 OK "check v3" 1796668912.252927690 \
+	.581243129 OK "csi2 v3" 1796668913.897378762 >"$T_TMP/run.stage-times"
+expect_eq "stage-span: stage_end's format (17.3 s)" 17.3 \
+	"$(ci/stage-span.sh "$T_TMP/run.stage-times" 'check|csi2' v3 2>&1)"
+expect_fail "stage-span: no such stage fails, named" "row-c\.stage-times: no stage" \
+	ci/stage-span.sh "$T_TMP/row-c.stage-times" boot v3
 printf '10.0\tOK\tcheck v3\n' >"$T_TMP/old-stage-times"
 expect_fail "stage-span: a line without an end time fails, named" "old-stage-times:1: not a stage time" \
 	ci/stage-span.sh "$T_TMP/old-stage-times" check v3
