@@ -11,11 +11,9 @@
 #   name is one of them, a space and REV (compared as a string). Fails,
 #   named, if FILE has none, or a counted line is not a stage time with
 #   an end time.
-set -o nounset -o pipefail
-die() {
-	echo "error: $*" >&2
-	exit 1
-}
+# shellcheck source=ci/lib.sh
+. "$(dirname "$0")/lib.sh"
+
 [ $# -eq 3 ] || die "usage: stage-span.sh FILE STAGES REV"
 [ -r "$1" ] || die "stage-span: $1: no such file, or not readable"
 STAGES=$2 REV=$3 FILE=$1 awk -F'\t' '
