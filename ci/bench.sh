@@ -19,7 +19,7 @@
 # For each: wall and CPU seconds, the peak memory of the largest process
 # (GNU time's maximum resident set size, QEMU included) and the disk the
 # caches use. Prints a table and the ratios a/f, b/a, c/a, and writes them to
-# $BENCH_DIR/bench.txt.
+# $BENCH_DIR/bench.txt; exits non-zero, naming them, if any row failed.
 #
 # usage: bench.sh            (BENCH_DIR: default /var/tmp/mbus-bench)
 # shellcheck source=ci/lib.sh
@@ -60,9 +60,11 @@ measure() {
 		awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
 	cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$t")
 	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$t")
-	disk=$(du -sm "$dir" 2>/dev/null | cut -f1)
+	# (A row that failed may have made no directory: "-", not the end of
+	# the bench under errexit.)
+	disk=$(du -sm "$dir" 2>/dev/null | cut -f1) || disk=-
 	printf '%-6s %8.1f %8.1f %8d %9s  %s%s\n' "$name" "${wall:-0}" "${cpu:-0}" "$((${rss:-0} / 1024))" \
-		"${disk:-0}" "$*" "$([ "$rc" -eq 0 ] || echo " (FAILED: exit $rc)")" >>"$results"
+		"${disk:--}" "$*" "$([ "$rc" -eq 0 ] || echo " (FAILED: exit $rc)")" >>"$results"
 	if [ "$rc" -eq 0 ]; then stage_end OK "wall ${wall}s"; else stage_end FAIL "exit $rc; see $bench/$name.log"; fi
 }
 
@@ -125,11 +127,16 @@ measure g "$plain" env MBUS_STATE="$plain.state" bash -c "'$ws/ci/config.sh' mbu
 # stage_span ROW STAGES: the wall seconds of the stages (an ERE) of the
 # newest revision in a row, from its stage times ("boot vN" includes its
 # kernel), by ci/stage-span.sh: from the first one's start to the last
-# one's end (stages that run side by side count once); n/a, with the
-# reason on stderr, if the row has none.
+# one's end (stages that run side by side count once); "n/a" and
+# stage-span's reason if the row has none.
 rev_new=${newest#series-}
 stage_span() {
-	"$MBUS_TOP/ci/stage-span.sh" "$bench/$1.stage-times" "$2" "$rev_new" || echo n/a
+	local out
+	if out=$("$MBUS_TOP/ci/stage-span.sh" "$bench/$1.stage-times" "$2" "$rev_new" 2>&1); then
+		echo "$out s"
+	else
+		echo "n/a ($(tail -n 1 <<<"$out" | sed 's/^error: //'))"
+	fi
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 col() { awk -v n="$1" '$1 == n { print $2; exit }' "$results"; }
@@ -140,8 +147,8 @@ summary=$({
 	echo "c/a = $(ratio "$(col c)" "$(col a)")   (c = $(col c) s, the whole job; target: check verdicts <= 60 s, boot <= 150 s)"
 	echo "d/c = $(ratio "$(col d)" "$(col c)")   (d = $(col d) s; target <= 2.0)"
 	for r in c d; do
-		echo "$r: the per-patch checks of $rev_new $(stage_span "$r" 'check|csi2|builds|cocci|htmldocs') s (target for c <= 60 s)," \
-			"its boot $(stage_span "$r" boot) s (target for c <= 150 s)"
+		echo "$r: the per-patch checks of $rev_new $(stage_span "$r" 'check|csi2|builds|cocci|htmldocs') (target for c <= 60 s)," \
+			"its boot $(stage_span "$r" boot) (target for c <= 150 s)"
 	done
 	awk '$1 ~ /^e-/ { print $1 }' "$results" | while read -r e; do
 		echo "$e = $(col "$e") s   (target <= 60 s per revision)"
@@ -158,3 +165,6 @@ summary=$({
 })
 echo "$summary" >>"$results"
 cat "$results"
+# A row that failed timed a failing run: its figures are no measurement.
+failed=$(awk '/\(FAILED: exit [0-9]+\)$/ { printf " %s", $1 }' "$results")
+[ -z "$failed" ] || die "bench: row(s)$failed failed; their logs are in $bench/ (the table: $results)"
