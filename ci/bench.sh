@@ -19,7 +19,9 @@
 # For each: wall and CPU seconds, the peak memory of the largest process
 # (GNU time's maximum resident set size, QEMU included) and the disk the
 # caches use. Prints a table and the ratios a/f, b/a, c/a, and writes them to
-# $BENCH_DIR/bench.txt; exits non-zero, naming them, if any row failed.
+# $BENCH_DIR/bench.txt; if any row failed, marks it there, gives no figure
+# from it, and exits non-zero naming it. (A revision whose kernel or guest
+# image cannot be had ends the bench before rows e and q, named.)
 #
 # usage: bench.sh            (BENCH_DIR: default /var/tmp/mbus-bench)
 # shellcheck source=ci/lib.sh
@@ -40,10 +42,12 @@ git clone -q "$MBUS_TOP" "$ws"
 results="$bench/bench.txt"
 : >"$results"
 
-# measure NAME DISKDIR CMD...: one row. DISKDIR is what the row's caches
-# occupy afterwards. A line of progress every minute for long rows.
+# measure NAME DISKDIR CMD...: one row, one line of the table. DISKDIR is
+# what the row's caches occupy afterwards. A line of progress every minute
+# for long rows. A row that fails is added to $failed_rows.
+failed_rows=
 measure() {
-	local name=$1 dir=$2 t pid
+	local name=$1 dir=$2 t pid cmd
 	shift 2
 	t="$bench/$name.time"
 	stage_begin "bench $name"
@@ -62,18 +66,21 @@ measure() {
 	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$t")
 	# (A row that failed may have made no directory: "-", not the end of
 	# the bench under errexit.)
-	disk=$(du -sm "$dir" 2>/dev/null | cut -f1) || disk=-
+	disk=$(du -sm "$dir" 2>/dev/null | cut -f1 || true)
+	cmd=$(tr -s '\n\t' '  ' <<<"$*")
+	[ "$rc" -eq 0 ] || failed_rows+=" $name"
 	printf '%-6s %8.1f %8.1f %8d %9s  %s%s\n' "$name" "${wall:-0}" "${cpu:-0}" "$((${rss:-0} / 1024))" \
-		"${disk:--}" "$*" "$([ "$rc" -eq 0 ] || echo " (FAILED: exit $rc)")" >>"$results"
+		"${disk:--}" "$cmd" "$([ "$rc" -eq 0 ] || echo " (FAILED: exit $rc)")" >>"$results"
 	if [ "$rc" -eq 0 ]; then stage_end OK "wall ${wall}s"; else stage_end FAIL "exit $rc; see $bench/$name.log"; fi
 }
 
-# wait_up_to SECONDS PID: true once PID has ended, false after SECONDS.
+# wait_up_to SECONDS PID: true once PID has ended (seen within 0.2 s),
+# false after SECONDS.
 wait_up_to() {
 	local i
-	for ((i = 0; i < $1; i++)); do
+	for ((i = 0; i < $1 * 5; i++)); do
 		kill -0 "$2" 2>/dev/null || return 0
-		sleep 1
+		sleep 0.2
 	done
 	! kill -0 "$2" 2>/dev/null
 }
@@ -127,33 +134,45 @@ measure g "$plain" env MBUS_STATE="$plain.state" bash -c "'$ws/ci/config.sh' mbu
 # stage_span ROW STAGES: the wall seconds of the stages (an ERE) of the
 # newest revision in a row, from its stage times ("boot vN" includes its
 # kernel), by ci/stage-span.sh: from the first one's start to the last
-# one's end (stages that run side by side count once); "n/a" and
-# stage-span's reason if the row has none.
+# one's end (stages that run side by side count once); "n/a" and the
+# reason if the row failed or has none.
 rev_new=${newest#series-}
 stage_span() {
 	local out
-	if out=$("$MBUS_TOP/ci/stage-span.sh" "$bench/$1.stage-times" "$2" "$rev_new" 2>&1); then
+	if [[ " $failed_rows " == *" $1 "* ]]; then
+		echo "n/a (row $1 failed)"
+	elif out=$("$MBUS_TOP/ci/stage-span.sh" "$bench/$1.stage-times" "$2" "$rev_new" 2>&1); then
 		echo "$out s"
 	else
 		echo "n/a ($(tail -n 1 <<<"$out" | sed 's/^error: //'))"
 	fi
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
-col() { awk -v n="$1" '$1 == n { print $2; exit }' "$results"; }
+# col ROW: the row's wall seconds; "failed" for a failed row, nothing for
+# a row not in the table. secs ROW: the same for a reader. ratio A B:
+# A / B if both are figures.
+col() { awk -v n="$1" '$1 == n { print (/\(FAILED: exit [0-9]+\)$/ ? "failed" : $2); exit }' "$results"; }
+secs() {
+	local v
+	v=$(col "$1")
+	case $v in "" | failed) echo "${v:-n/a}" ;; *) echo "$v s" ;; esac
+}
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.2f", a / b; else print "n/a" }'
+}
 summary=$({
 	echo
 	echo "a/f = $(ratio "$(col a)" "$(col f)")   (target <= 2.0)"
-	echo "b/a = $(ratio "$(col b)" "$(col a)")   (b = $(col b) s; target <= 10 s)"
-	echo "c/a = $(ratio "$(col c)" "$(col a)")   (c = $(col c) s, the whole job; target: check verdicts <= 60 s, boot <= 150 s)"
-	echo "d/c = $(ratio "$(col d)" "$(col c)")   (d = $(col d) s; target <= 2.0)"
+	echo "b/a = $(ratio "$(col b)" "$(col a)")   (b = $(secs b); target <= 10 s)"
+	echo "c/a = $(ratio "$(col c)" "$(col a)")   (c = $(secs c), the whole job; target: check verdicts <= 60 s, boot <= 150 s)"
+	echo "d/c = $(ratio "$(col d)" "$(col c)")   (d = $(secs d); target <= 2.0)"
 	for r in c d; do
 		echo "$r: the per-patch checks of $rev_new $(stage_span "$r" 'check|csi2|builds|cocci|htmldocs') (target for c <= 60 s)," \
 			"its boot $(stage_span "$r" boot) (target for c <= 150 s)"
 	done
 	awk '$1 ~ /^e-/ { print $1 }' "$results" | while read -r e; do
-		echo "$e = $(col "$e") s   (target <= 60 s per revision)"
+		echo "$e = $(secs "$e")   (target <= 60 s per revision)"
 	done
-	echo "q-guest = $(col q-guest) s   (the quick guest; target <= 20 s)"
+	echo "q-guest = $(secs q-guest)   (the quick guest; target <= 20 s)"
 	echo
 	for r in a c d; do
 		echo "slowest stages of $r:"
@@ -166,5 +185,4 @@ summary=$({
 echo "$summary" >>"$results"
 cat "$results"
 # A row that failed timed a failing run: its figures are no measurement.
-failed=$(awk '/\(FAILED: exit [0-9]+\)$/ { printf " %s", $1 }' "$results")
-[ -z "$failed" ] || die "bench: row(s)$failed failed; their logs are in $bench/ (the table: $results)"
+[ -z "$failed_rows" ] || die "bench: row(s)$failed_rows failed; their logs are in $bench/ (the table: $results)"

@@ -14,8 +14,10 @@
 #      4046-4048 -> 63.0 s; boot 4050-4170 -> 120.0 s
 #   d: check 4980-5000, builds 5010-5050, cocci 4995-5045, htmldocs
 #      5050-5055 -> 75.0 s; boot 5100-5200 -> 100.0 s
-# A second run has row b fail and row d record no stage times: the bench
-# still writes its table, says why d has no figure, and exits non-zero.
+# A second run has rows b, c (after writing its stage times) and e-v1
+# fail and row d record no stage times: the bench still writes its table,
+# takes no figure from a failed row, says why d has none, and exits
+# non-zero naming b, c and e-v1.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_plan 14
@@ -31,7 +33,8 @@ stub() {
 stub kernel.sh 'a="$*" && d=$MBUS_CACHE/kernels/${a//[\/ ]/-} && mkdir -p "$d" && echo "$d"'
 stub initramfs.sh 'echo "$1/guest.img"'
 stub guest-root.sh 'echo "$MBUS_CACHE/root"'
-stub qemu.sh 'echo "qemu ${1#"$MBUS_CACHE"/kernels/} append=${MBUS_GUEST_APPEND:-}" >>"$STUB_CALLS"; echo MBUS-DONE >"$3"'
+stub qemu.sh 'k=${1#"$MBUS_CACHE"/kernels/}; echo "qemu $k append=${MBUS_GUEST_APPEND:-}" >>"$STUB_CALLS"
+[ "${k%/bzImage}" != "${STUB_QEMU_FAIL:-}" ] || exit 3; echo MBUS-DONE >"$3"'
 stub config.sh 'mkdir -p "$2"'
 # A patch of one file, one added line of C.
 mkpatch() {
@@ -48,10 +51,14 @@ git -C "$fake" add .
 git -C "$fake" -c user.name=t -c user.email=t@t.invalid commit -q -m fake
 
 # The make stub: "tree" makes a base tree with kunit.py; the main job
-# (no target) is counted, and its 4th and 5th calls (rows c and d) write
-# the stage times above and note which of v2's patches carry the change.
+# (no target) is counted, leaves a commit on top of the base checked out
+# (as apply does), and its 4th and 5th calls (rows c and d) write the
+# stage times above where the stages would (stage_end: $MBUS_RESULTS) and
+# note which of v2's patches carry the change. Neither stub runs on a
+# cache outside the bench's directory.
 cat >"$bin/make" <<'STUB'
 #!/bin/bash
+case $MBUS_CACHE in "$BENCH_DIR"/*) ;; *) echo "make stub: cache $MBUS_CACHE is not the bench's" >&2; exit 99 ;; esac
 dir= target= args=()
 for a; do
 	if [ "$dir" = next ]; then dir=$a; continue; fi
@@ -59,19 +66,26 @@ for a; do
 done
 n=$(($(grep -c '^make' "$STUB_CALLS" 2>/dev/null) + 1))
 echo "make $n ${dir##*/}: ${args[*]}" >>"$STUB_CALLS"
-[ "$n" != "${STUB_FAIL:-}" ] || exit 2
-st() { mkdir -p "$MBUS_CACHE/results"; printf '%s\t%s\t%s\t%s\n' "$@" >>"$MBUS_CACHE/results/stage-times"; }
+st() {
+	local r=${MBUS_RESULTS:-$MBUS_CACHE/results}
+	mkdir -p "$r" && printf '%s\t%s\t%s\t%s\n' "$@" >>"$r/stage-times"
+}
 case $target in
 " tree")
 	t=$MBUS_CACHE/linux
 	mkdir -p "$t/tools/testing/kunit"
-	printf '%s\n' 'import os, sys' \
-		'open(os.environ["STUB_CALLS"], "a").write("kunit " + " ".join(sys.argv[1:]) + "\\n")' \
+	printf '%s\n' 'import os, subprocess, sys' \
+		'c, b = os.environ["MBUS_CACHE"], os.environ["BENCH_DIR"]' \
+		'if not c.startswith(b + "/"): sys.exit("kunit stub: cache " + c + " is not the bench\x27s")' \
+		'rev = lambda r: subprocess.run(["git", "-C", c + "/linux", "rev-parse", r], capture_output=True).stdout' \
+		'base = "yes" if rev("HEAD") == rev("mbus-base^{commit}") else "no"' \
+		'open(os.environ["STUB_CALLS"], "a").write("kunit at-base=" + base + " " + " ".join(sys.argv[1:]) + "\\n")' \
 		>"$t/tools/testing/kunit/kunit.py"
 	git -C "$t" init -q && git -C "$t" add . &&
 		git -C "$t" -c user.name=t -c user.email=t@t.invalid commit -q -m base && git -C "$t" tag mbus-base ;;
 "")
 	echo "  changed: $(grep -l 'bench \*/' "$dir"/series-v2/*.patch | sed 's,.*/,,' | paste -sd ' ')" >>"$STUB_CALLS"
+	git -C "$MBUS_CACHE/linux" -c user.name=t -c user.email=t@t.invalid commit -q --allow-empty -m "rev $n"
 	[ "$n" != "${STUB_NOSTAGES:-}" ] || exit 0
 	st 5.0 OK "check v1" 3000.0
 	if [ "$n" = 4 ]; then
@@ -82,6 +96,8 @@ case $target in
 		st 5.0 OK "htmldocs v2" 5055.0; st 100.0 OK "boot v2" 5200.0
 	fi ;;
 esac
+# (A call named in STUB_FAIL fails after its work, stage times included.)
+case " ${STUB_FAIL:-} " in *" $n "*) exit 2 ;; esac
 STUB
 chmod +x "$bin/make"
 
@@ -90,7 +106,10 @@ run() {
 	local name=$1
 	shift
 	: >"$calls"
+	# (The person's cache and home are elsewhere: the bench must not use
+	# them.)
 	env "$@" PATH="$bin:$PATH" STUB_CALLS="$calls" BENCH_DIR="$T_TMP/$name" \
+		MBUS_CACHE="$T_TMP/user-cache" XDG_CACHE_HOME="$T_TMP/user-xdg" HOME="$T_TMP/user-home" \
 		"$fake/ci/bench.sh" >"$T_TMP/$name.out" 2>&1
 }
 
@@ -119,17 +138,19 @@ expect_eq "row c ran after the change of v2's last patch, row d after that of it
 expect_eq "the guests: the base's and each revision's, then the quick guest with mbus.quick" \
 	"mbus-base append=|rev-v1 append=|rev-v2 append=|--quick-rev-v2 append=mbus.quick" \
 	"$(sed -n 's,^qemu \([^/]*\)/bzImage ,\1 ,p' "$calls" | paste -sd '|')"
-expect_match "row q: make boot QUICK=1 REV=v2; row f: kunit.py run from the base tree" \
-	'make 6 ws: boot QUICK=1 REV=v2 .*kunit run --arch=x86_64 ' "$(paste -sd ' ' "$calls")"
-expect_eq "the person's workspace is left as it was (the bench changes its own clone)" "" \
-	"$(git -C "$fake" status --porcelain)"
+expect_match "row q: make boot QUICK=1 REV=v2; row f: kunit.py run at the base commit" \
+	'make 6 ws: boot QUICK=1 REV=v2 .*kunit at-base=yes run --arch=x86_64 ' "$(paste -sd ' ' "$calls")"
+expect_eq "the person's workspace, cache and home are left alone (the bench has its own)" "|absent" \
+	"$(git -C "$fake" status --porcelain)|$(ls -d "$T_TMP"/user-* 2>/dev/null || echo absent)"
 
 rc=0
-run bad STUB_FAIL=3 STUB_NOSTAGES=5 || rc=$?
+run bad STUB_FAIL="3 4" STUB_NOSTAGES=5 STUB_QEMU_FAIL=rev-v1 || rc=$?
 table=$(cat "$T_TMP/bad/bench.txt" 2>/dev/null)
-expect_eq "a failed row: the bench still writes its table, then exits non-zero naming the row" \
-	"1|error: bench: row(s) b failed" "$rc|$(grep -o 'error: bench: row(s) [a-z ]* failed' "$T_TMP/bad.out")"
-expect_match "the failed row is marked in the table" '^b .*\(FAILED: exit 2\)$' "$table"
+expect_eq "failed rows: the bench still writes its table, then exits non-zero naming them" \
+	"1|error: bench: row(s) b c e-v1 failed" "$rc|$(grep -o 'error: bench: row(s) [a-z0-9 -]* failed' "$T_TMP/bad.out")"
+expect_eq "the failed rows are marked in the table, and give no figure" \
+	"b (FAILED: exit 2)|c (FAILED: exit 2)|e-v1 (FAILED: exit 3)|b/a = n/a   (b = failed;|c: the per-patch checks of v2 n/a (row c failed) (target for c <= 60 s), its boot n/a (row c failed) (target for c <= 150 s)|e-v1 = failed   (" \
+	"$(sed -nE 's/^([a-z0-9-]+) .*(\(FAILED: exit [0-9]+\))$/\1 \2/p; s/^(b\/a = .*failed;).*/\1/p; /^c: /p; s/^(e-v1 = failed +\().*/\1/p' <<<"$table" | paste -sd '|')"
 expect_match "a row without stage times: n/a and stage-span's reason in the table" \
 	'^d: the per-patch checks of v2 n/a \(stage-span: [^ ]*/d\.stage-times: no such file' "$table"
 t_done
