@@ -137,9 +137,11 @@ measure g "$plain" env MBUS_STATE="$plain.state" bash -c "'$ws/ci/config.sh' mbu
 # one's end (stages that run side by side count once); "n/a" and the
 # reason if the row failed or has none.
 rev_new=${newest#series-}
+# row_failed ROW: true if the row failed (measure keeps their names).
+row_failed() { [[ " $failed_rows " == *" $1 "* ]]; }
 stage_span() {
 	local out
-	if [[ " $failed_rows " == *" $1 "* ]]; then
+	if row_failed "$1"; then
 		echo "n/a (row $1 failed)"
 	elif out=$("$MBUS_TOP/ci/stage-span.sh" "$bench/$1.stage-times" "$2" "$rev_new" 2>&1); then
 		echo "$out s"
@@ -150,7 +152,9 @@ stage_span() {
 # col ROW: the row's wall seconds; "failed" for a failed row, nothing for
 # a row not in the table. secs ROW: the same for a reader. ratio A B:
 # A / B if both are figures.
-col() { awk -v n="$1" '$1 == n { print (/\(FAILED: exit [0-9]+\)$/ ? "failed" : $2); exit }' "$results"; }
+col() {
+	if row_failed "$1"; then echo failed; else awk -v n="$1" '$1 == n { print $2; exit }' "$results"; fi
+}
 secs() {
 	local v
 	v=$(col "$1")

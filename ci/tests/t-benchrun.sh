@@ -115,7 +115,6 @@ run() {
 
 rc=0
 run good || rc=$?
-out=$(cat "$T_TMP/good.out")
 table=$(cat "$T_TMP/good/bench.txt" 2>/dev/null)
 expect_eq "the bench runs to its end and exits 0" 0 "$rc"
 expect_eq "every row is in the table, once: t a b c d, e of the base and each revision, q, q-guest, f, g" \
