@@ -28,6 +28,11 @@ for p in "${patches[@]}"; do
 	cache_key_into k "$0" prefix "$base" "$upto" "$BASE_IDENT_NAME <$BASE_IDENT_EMAIL>" "$gitv"
 	prefix_keys+=("$k")
 done
+# put_tip COMMIT: the tip, written at once (a stage beside reads it).
+put_tip() {
+	echo "$1" >"$MBUS_RESULTS/$rev/apply.tip.$$" &&
+		mv -f "$MBUS_RESULTS/$rev/apply.tip.$$" "$MBUS_RESULTS/$rev/apply.tip"
+}
 start=$base n=0
 for ((i = ${#patches[@]}; i > 0; i--)); do
 	cache_has apply "${prefix_keys[$((i - 1))]}" || continue
@@ -39,14 +44,27 @@ done
 if [ "$n" -eq "${#patches[@]}" ] &&
 	[ "$(git -C "$MBUS_TREE" rev-parse -q --verify "$MBUS_BRANCH_PREFIX$rev" || true)" = "$start" ]; then
 	mkdir -p "$MBUS_RESULTS/$rev"
-	echo "$start" >"$MBUS_RESULTS/$rev/apply.tip"
+	put_tip "$start"
+	# (A log of an earlier apply that failed is not this one's.)
+	rm -f "$MBUS_RESULTS/$rev/apply.log"
 	verdict_write "$MBUS_RESULTS/$rev/apply.verdict" OK "$inputs" "$n patches on $(git -C "$MBUS_TREE" rev-parse --short=12 "$base")"
 	stage_end OK "$n patches, branch $MBUS_BRANCH_PREFIX$rev at $(git -C "$MBUS_TREE" rev-parse --short=12 "$start") (kept)"
 	exit 0
 fi
 
+# The branch is about to move: until this apply's own verdict, no stage
+# (cocci may run beside check: ci/each-rev.sh) may take it for any
+# patches' (rev_tip reads the verdict).
+rm -f "$MBUS_RESULTS/$rev/apply.verdict"
 # git am in the side tree (ci/side-tree.sh): the base tree's checkout, and
-# so what its object directories last compiled, stays as it is.
+# so what its object directories last compiled, stays as it is. cocci
+# uses the side tree too, and may run beside check (which runs this): each
+# holds the side tree's lock while it uses it, this one until it ends.
+exec 8>>"$MBUS_TREE-side.lock"
+flock -n 8 || {
+	info "  apply $rev: waiting for the side tree ($MBUS_TREE-side.lock)"
+	flock 8 || die "apply $rev: the side tree's lock $MBUS_TREE-side.lock could not be taken"
+}
 side=$("$MBUS_TOP/ci/side-tree.sh" "$start") || die "apply $rev: no side tree"
 
 log="$MBUS_RESULTS/$rev/apply.log"
@@ -72,6 +90,7 @@ for p in "${patches[@]:$n}"; do
 	cache_put apply "${prefix_keys[$((n - 1))]}" "$keep"
 done
 git -C "$side" branch -f -q "$MBUS_BRANCH_PREFIX$rev" HEAD
-git -C "$side" rev-parse HEAD >"$MBUS_RESULTS/$rev/apply.tip"
+tip=$(git -C "$side" rev-parse HEAD)
+put_tip "$tip"
 verdict_write "$MBUS_RESULTS/$rev/apply.verdict" OK "$inputs" "$n patches on $(git -C "$MBUS_TREE" rev-parse --short=12 "$base")"
 stage_end OK "$n patches, branch $MBUS_BRANCH_PREFIX$rev at $(git -C "$side" rev-parse --short=12 HEAD)"

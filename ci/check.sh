@@ -21,7 +21,10 @@ mapfile -t patches < <(revision_patches "$rev")
 "$MBUS_TOP/ci/tree.sh"
 res="$MBUS_RESULTS/$rev"
 mkdir -p "$res"
-rm -rf "${res:?}"/[0-9][0-9][0-9][0-9] "$res"/check.* "$res"/apply.*
+# (apply.sh writes its own verdict and tip in place, each at once: cocci,
+# running beside, reads them; a verdict left by an apply that stopped
+# early is of other inputs, or of a branch apply did not move.)
+rm -rf "${res:?}"/[0-9][0-9][0-9][0-9] "$res"/check.*
 "$MBUS_TOP/ci/apply.sh" "$rev"
 
 stage_begin "check $rev"

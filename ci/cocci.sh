@@ -42,7 +42,8 @@ cocci_id=$( {
 	# side tree that ci/side-tree.sh checks the base out in.)
 	echo "$base"
 } | hash_text)
-stage_key=$(cache_key "$0" "$(input_hash "$rev")" "$cocci_id" \
+inputs=$(input_hash "$rev")
+stage_key=$(cache_key "$0" "$inputs" "$cocci_id" \
 	"$(per_patch_id)" "$(posted "$rev" && echo posted)")
 if [ "$mode" = inputs ]; then
 	echo "$stage_key"
@@ -55,6 +56,9 @@ per_patch_kept cocci "$stage_key" "$out"
 rm -rf "$out" "$out.kept"
 mkdir -p "$out"
 tip=$(rev_tip "$rev")
+# (check's apply, beside, may have applied other patches since the key
+# was made: then the tip is not of the patches the key names.)
+[ "$(input_hash "$rev")" = "$inputs" ] || die "cocci $rev: the patches changed while it ran"
 mapfile -t commits < <(git -C "$MBUS_TREE" rev-list --reverse "$base..$tip")
 [ "${#commits[@]}" -eq "$n" ] || die "cocci $rev: $n patches gave ${#commits[@]} commits"
 
@@ -102,7 +106,14 @@ if [ "${#want[@]}" -gt 0 ]; then
 	done
 	info "  cocci $rev: coccicheck MODE=report on ${#want[@]} file version(s)"
 	# In the side tree at the base (ci/side-tree.sh): the base tree's
-	# checkout stays where the builds left it.
+	# checkout stays where the builds left it. apply uses the side tree
+	# too, and may run beside (in check): each holds the side tree's lock
+	# while it uses it.
+	exec 8>>"$MBUS_TREE-side.lock"
+	flock -n 8 || {
+		info "  cocci $rev: waiting for the side tree ($MBUS_TREE-side.lock)"
+		flock 8 || die "cocci $rev: the side tree's lock $MBUS_TREE-side.lock could not be taken"
+	}
 	stree=$("$MBUS_TOP/ci/side-tree.sh" "$base") || die "cocci $rev: no side tree"
 	rc=0
 	# spatch finds the Python of the scripts' report rules by running the
@@ -116,6 +127,7 @@ if [ "${#want[@]}" -gt 0 ]; then
 	cj=$((${#want[@]} < JOBS ? ${#want[@]} : JOBS))
 	make -C "$stree" coccicheck MODE=report M="$work" J="$cj" \
 		SPFLAGS="--python /usr/bin/python3" >"$out/coccicheck.log" 2>&1 || rc=$?
+	exec 8>&-
 	# A script spatch cannot run is a failure of the check, not a pass.
 	if [ "$rc" -ne 0 ] || grep -qE 'No OCaml compiler|^Fatal error|coccicheck failed' "$out/coccicheck.log"; then
 		verdict_write "$out/cocci.verdict" FAIL "$stage_key" "coccicheck failed (rc $rc): $(grep -m1 -E 'OCaml|Fatal|error' "$out/coccicheck.log" || tail -n 1 "$out/coccicheck.log")"

@@ -4,28 +4,43 @@
 # failed. A revision's later stages run even if an earlier one failed: each
 # verdict is its own.
 #
-# STAGE+STAGE: two stages that share nothing (no checkout, object
-# directory or result) run side by side: the first prints as it goes, the
-# second's output is printed when it ends. Only the groups of SIDE_BY_SIDE
-# below may: builds compiles in the base tree's checkout and object
-# directories while cocci's coccicheck, one spatch process at a time, runs
-# in the side tree. The second runs in a process group of its own: a run
-# that is stopped (INT, TERM) or ends early stops it, with its children.
+# STAGE[,STAGE]...+STAGE: the stage after "+" runs beside the stages
+# before it, which run one after the other; it shares nothing with them
+# (no checkout, object directory or result). They print as they go; the
+# output of the stage beside is printed when all have ended. Only the
+# groups of SIDE_BY_SIDE below may: check, csi2-compare and builds work in
+# the base tree's checkout and object directories while cocci's
+# coccicheck, one spatch process at a time, runs in the side tree. check's
+# apply uses the side tree only if it must apply again (a patch edited
+# since): apply and cocci each hold the side tree's lock while they use
+# it. cocci reads the branch apply makes, so a group with check and cocci
+# must come after an "apply" group (then check's apply finds the branch
+# made). The stage beside runs in a process group of its own: a run that
+# is stopped (INT, TERM) or ends early stops it, with its children.
 #
-# usage: each-rev.sh STAGE[+STAGE]...
+# usage: each-rev.sh GROUP...   (GROUP: STAGE, or STAGE[,STAGE]...+STAGE)
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-SIDE_BY_SIDE=(builds+cocci)
-[ $# -gt 0 ] || die "usage: each-rev.sh STAGE[+STAGE]..."
+SIDE_BY_SIDE=("builds+cocci" "check,csi2-compare,builds+cocci")
+[ $# -gt 0 ] || die "usage: each-rev.sh GROUP...   (GROUP: STAGE, or STAGE[,STAGE]...+STAGE)"
+# split_group GROUP: its stages into $stages, the one beside (if any) last.
+split_group() {
+	IFS=,+ read -r -a stages <<<"$1"
+}
+applied=""
 for group in "$@"; do
-	IFS=+ read -r -a members <<<"$group"
-	[ "${#members[@]}" -gt 0 ] || die "each-rev.sh: an empty stage"
-	for stage in "${members[@]}"; do
+	[[ $group =~ ^[a-z0-9-]+((,[a-z0-9-]+)*\+[a-z0-9-]+)?$ ]] ||
+		die "each-rev.sh: '$group' is not a group (STAGE, or STAGE[,STAGE]...+STAGE)"
+	split_group "$group"
+	for stage in "${stages[@]}"; do
 		[ -x "$MBUS_TOP/ci/$stage.sh" ] || die "each-rev.sh: no stage ci/$stage.sh"
 	done
-	[ "${#members[@]}" -eq 1 ] || [[ " ${SIDE_BY_SIDE[*]} " == *" $group "* ]] ||
+	[ "${#stages[@]}" -eq 1 ] || [[ " ${SIDE_BY_SIDE[*]} " == *" $group "* ]] ||
 		die "each-rev.sh: $group: only ${SIDE_BY_SIDE[*]} may run side by side (stages that share nothing)"
+	[ "$group" != apply ] || applied=1
+	[[ $group != *+* || ",${group%+*}," != *,check,* || -n $applied ]] ||
+		die "each-rev.sh: $group: check's apply and cocci beside it need the branch made first: run apply before it (each-rev.sh apply $group)"
 done
 [ "${MBUS_LOCKED:-}" ] || take_lock "$@"
 "$MBUS_TOP/ci/tree.sh"
@@ -47,26 +62,30 @@ for rev in "${revs[@]}"; do
 	fi
 	ran=$((ran + 1))
 	for group in "$@"; do
-		IFS=+ read -r -a members <<<"$group"
-		rcs=()
-		if [ "${#members[@]}" -eq 2 ]; then
+		split_group "$group"
+		rcs=() fg=("${stages[@]}") side=""
+		if [[ $group == *+* ]]; then
+			side=${stages[-1]}
+			unset 'fg[-1]'
 			log=$(mktemp)
-			setsid "$MBUS_TOP/ci/${members[1]}.sh" "$rev" >"$log" 2>&1 &
+			setsid "$MBUS_TOP/ci/$side.sh" "$rev" >"$log" 2>&1 &
 			bg=$!
 		fi
-		"$MBUS_TOP/ci/${members[0]}.sh" "$rev" && rcs+=(0) || rcs+=(1)
+		for stage in "${fg[@]}"; do
+			"$MBUS_TOP/ci/$stage.sh" "$rev" && rcs+=(0) || rcs+=(1)
+		done
 		if [ -n "$bg" ]; then
 			wait "$bg" && rcs+=(0) || rcs+=(1)
 			bg=""
-			cat "$log" || { echo "each-rev.sh: the output of ${members[1]} $rev was lost"; rcs[1]=1; }
+			cat "$log" || { echo "each-rev.sh: the output of $side $rev was lost"; rcs[-1]=1; }
 			rm -f "$log"
 			log=""
 		fi
-		for j in "${!members[@]}"; do
+		for j in "${!stages[@]}"; do
 			if [ "${rcs[$j]}" -eq 0 ]; then
-				info "REVISION $rev ${members[$j]}: OK"
+				info "REVISION $rev ${stages[$j]}: OK"
 			else
-				info "REVISION $rev ${members[$j]}: FAIL"
+				info "REVISION $rev ${stages[$j]}: FAIL"
 				failed=$((failed + 1))
 			fi
 		done

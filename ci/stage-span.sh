@@ -3,8 +3,8 @@
 # (stage_end's lines: elapsed seconds, verdict, name, end time, tab-
 # separated): from the first one's start (its end less its elapsed time)
 # to the last one's end. Stages that ran side by side (ci/each-rev.sh
-# builds+cocci) count once, not twice as a sum would count them. The
-# benchmark's rows c and d (ci/bench.sh) are measured so.
+# check,csi2-compare,builds+cocci) count once, not twice as a sum would
+# count them. The benchmark's rows c and d (ci/bench.sh) are measured so.
 #
 # usage: stage-span.sh FILE STAGES REV
 #   STAGES: an ERE of stage names ("check|builds"); a line counts if its

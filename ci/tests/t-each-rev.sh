@@ -1,16 +1,18 @@
 #!/bin/bash
-# ci/each-rev.sh's stage groups (builds+cocci, as `make check` and the
-# main job run them): the two run side by side, the first printing as it
-# goes and the second's output after it; each has its own verdict line,
-# and one that fails fails the run although the other passes. A run that
+# ci/each-rev.sh's stage groups (builds+cocci; check,csi2-compare,
+# builds+cocci as `make check` and the main job run them): the stage after
+# "+" runs beside the others, which run one after the other and print as
+# they go; its output comes after theirs; each has its own verdict line,
+# and one that fails fails the run although the others pass. A run that
 # is stopped stops the stage running beside, with its children. A group
-# naming a stage that does not exist, or two stages that may share
-# something, runs nothing. Stub stages (builds.sh and cocci.sh) in a copy
-# of ci/, a fixture tree and cache of their own.
+# naming a stage that does not exist, stages that may share something, or
+# that is no group, runs nothing. Stub stages (check.sh, csi2-compare.sh,
+# builds.sh and cocci.sh) in a copy of ci/, a fixture tree and cache of
+# their own.
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 7
+t_plan 14
 
 w=$T_TMP/w
 mkdir -p "$w/series/series-v1"
@@ -50,6 +52,16 @@ if [ -e "$T_CTL/hang" ]; then
 fi
 exit "${TB_RC:-3}"
 STUB
+# check waits for cocci's file as builds does; csi2-compare only prints.
+cat >"$w/ci/check.sh" <<'STUB'
+#!/bin/bash
+echo "tc $1 begins"
+for _ in $(seq 1 100); do [ -e "$T_CTL/tb-ran" ] && break; sleep 0.1; done
+[ -e "$T_CTL/tb-ran" ] && echo "tc $1 saw tb" || echo "tc $1 did not see tb"
+exit "${TC_RC:-0}"
+STUB
+printf '#!/bin/bash\necho "t2 $1"\n' >"$w/ci/csi2-compare.sh"
+printf '#!/bin/bash\necho "ap $1"\n' >"$w/ci/apply.sh"
 export T_CTL=$T_TMP
 each() {
 	rm -f "$T_CTL/ta-ran" "$T_CTL/tb-ran"
@@ -78,7 +90,107 @@ expect_match "a group with a stage that does not exist runs nothing and names it
 out=$(each "$w/ci/each-rev.sh" cocci+builds)
 rc=$?
 expect_match "a group that is not known to share nothing is refused" \
-	"^rc=1 error: each-rev.sh: cocci\+builds: only builds\+cocci may run side by side" "rc=$rc $(tr '\n' ' ' <<<"$out")"
+	"^rc=1 error: each-rev.sh: cocci\+builds: only builds\+cocci check,csi2-compare,builds\+cocci may run side by side" "rc=$rc $(tr '\n' ' ' <<<"$out")"
+
+# After apply: check, csi2-compare and builds one after the other, cocci
+# beside all three (check and builds each see its file, it sees builds').
+out=$(each "$w/ci/each-rev.sh" apply check,csi2-compare,builds+cocci)
+rc=$?
+expect_match "apply, then check,csi2-compare,builds+cocci: in order, cocci beside them all, its output last" \
+	"^ap v1 REVISION v1 apply: OK tc v1 begins tc v1 saw tb t2 v1 ta v1 begins ta v1 saw tb tb v1 begins tb v1 saw ta REVISION" \
+	"$(grep -vE '^(==>|<==) tree' <<<"$out" | tr '\n' ' ')"
+expect_match "each has its verdict line; cocci failing fails the run" \
+	"rc=1 .*REVISION v1 check: OK REVISION v1 csi2-compare: OK REVISION v1 builds: OK REVISION v1 cocci: FAIL" \
+	"rc=$rc $(tr '\n' ' ' <<<"$out")"
+out=$(TC_RC=1 TB_RC=0 each "$w/ci/each-rev.sh" apply check,csi2-compare,builds+cocci)
+rc=$?
+expect_match "check failing: csi2-compare and builds still run, the run fails" \
+	"rc=1 .*t2 v1 ta v1 begins.*REVISION v1 check: FAIL REVISION v1 csi2-compare: OK REVISION v1 builds: OK REVISION v1 cocci: OK" \
+	"rc=$rc $(tr '\n' ' ' <<<"$out")"
+refused() {   # GROUP...: each-rev.sh's message and exit status
+	local o rc=0
+	o=$(each "$w/ci/each-rev.sh" "$@") || rc=$?
+	echo "$(tail -n 1 <<<"$o") (rc=$rc)"
+}
+expect_eq "no group, a plain sequence, stages not known to share nothing, or check and cocci before apply: refused, named" \
+	"error: each-rev.sh: 'builds+' is not a group (STAGE, or STAGE[,STAGE]...+STAGE) (rc=1)
+error: each-rev.sh: 'check,csi2-compare' is not a group (STAGE, or STAGE[,STAGE]...+STAGE) (rc=1)
+error: each-rev.sh: check,builds+cocci: only builds+cocci check,csi2-compare,builds+cocci may run side by side (stages that share nothing) (rc=1)
+error: each-rev.sh: check,csi2-compare,builds+cocci: check's apply and cocci beside it need the branch made first: run apply before it (each-rev.sh apply check,csi2-compare,builds+cocci) (rc=1)" \
+	"$(refused builds+; refused check,csi2-compare; refused check,builds+cocci; refused check,csi2-compare,builds+cocci apply)"
+
+# The side tree is shared by apply (in check) and cocci beside it: each
+# holds the side tree's lock while it uses it. A revision of one real
+# patch, in a series of its own, applied; then its patch is edited and
+# apply, run while the test holds the lock, must wait before it touches
+# the side tree or the branch, with its old verdict already gone; cocci
+# must wait too, and hold the lock while coccicheck runs (a make stub
+# says whether it is held).
+s2=$T_TMP/series2
+mkdir -p "$s2/series-v2"
+git clone -q "$tree" "$T_TMP/mk"
+mkdir -p "$T_TMP/mk/drivers"
+printf 'int a;\n' >"$T_TMP/mk/drivers/a.c"
+git -C "$T_TMP/mk" add drivers/a.c
+git -C "$T_TMP/mk" -c user.name=t -c user.email=t@t.invalid commit -q -m "a: add a"
+git -C "$T_TMP/mk" format-patch -q -1 -o "$s2/series-v2"
+fx=(env MBUS_CACHE="$T_TMP/cache" MBUS_TREE="$tree" MBUS_SERIES_DIR="$s2"
+	MBUS_RESULTS="$T_TMP/results" MBUS_STATE="$T_TMP/state")
+in2() { "${fx[@]}" "$@" 2>&1; }
+# waits_on_lock PID: true once PID has a flock child (waiting on the lock).
+waits_on_lock() {
+	local _
+	for _ in $(seq 1 200); do
+		pgrep -P "$1" -x flock >/dev/null && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+in2 "$T_TOP/ci/apply.sh" v2 >/dev/null
+side0=$(git -C "$tree-side" rev-parse HEAD) branch0=$(git -C "$tree" rev-parse rev/v2)
+sed -i 's/^+int a;/+int b;/' "$s2"/series-v2/*.patch
+# (The test holds the lock on fd 7; the stage started must not inherit it.)
+exec 7>>"$tree-side.lock"
+flock 7
+"${fx[@]}" "$T_TOP/ci/apply.sh" v2 >/dev/null 2>&1 7>&- &
+apid=$!
+held=no
+waits_on_lock "$apid" && held=waits
+seen="$held|$([ -e "$T_TMP/results/v2/apply.verdict" ] && echo verdict || echo no-verdict)"
+seen+="|$([ "$(git -C "$tree-side" rev-parse HEAD)" = "$side0" ] && echo side-kept || echo side-moved)"
+seen+="|$([ "$(git -C "$tree" rev-parse rev/v2)" = "$branch0" ] && echo branch-kept || echo branch-moved)"
+exec 7>&-
+rc=0
+wait "$apid" || rc=$?
+expect_eq "apply, the lock held: waits, its old verdict gone, side tree and branch unmoved; then applies" \
+	"waits|no-verdict|side-kept|branch-kept|rc=0|int b;" "$seen|rc=$rc|$(git -C "$tree" show rev/v2:drivers/a.c 2>&1)"
+mkdir -p "$T_TMP/bin"
+printf '#!/bin/sh\necho "spatch version 1.1.1"\n' >"$T_TMP/bin/spatch"
+printf '%s\n' '#!/bin/bash' \
+	'flock -n "$MBUS_TREE-side.lock" true && s=free || s=held; echo "$s" >"$T_CTL/make-saw"' >"$T_TMP/bin/make"
+chmod +x "$T_TMP/bin"/*
+exec 7>>"$tree-side.lock"
+flock 7
+PATH=$T_TMP/bin:$PATH "${fx[@]}" "$T_TOP/ci/cocci.sh" v2 >"$T_TMP/cocci.out" 2>&1 7>&- &
+cpid=$!
+held=no
+waits_on_lock "$cpid" && held=waits
+saw=$(cat "$T_CTL/make-saw" 2>/dev/null || echo "no make")
+exec 7>&-
+wait "$cpid" || true
+expect_eq "cocci, the lock held: waits before coccicheck; then holds it while coccicheck runs" \
+	"waits|no make|held" "$held|$saw|$(cat "$T_CTL/make-saw" 2>/dev/null || echo "no make: $(tail -n 2 "$T_TMP/cocci.out" | tr '\n' ' ')")"
+# check keeps the apply verdict and tip that cocci, beside it, reads: the
+# real check.sh, with a stub apply.sh that says what it finds.
+w2=$T_TMP/w2
+mkdir -p "$w2"
+cp -a "$T_TOP/ci" "$w2/ci"
+printf '%s\n' '#!/bin/bash' 'for f in verdict tip; do [ ! -f "$MBUS_RESULTS/$1/apply.$f" ] || printf "%s " "$f"; done >"$T_CTL/apply-saw"' \
+	'exit 1' >"$w2/ci/apply.sh"
+in2 "$w2/ci/check.sh" v2 >/dev/null || true
+expect_eq "check leaves apply's verdict and tip in place until its apply writes them" "verdict tip " \
+	"$(cat "$T_CTL/apply-saw" 2>/dev/null || echo "apply not run")"
 
 # Stopped while both run (INT to the run's process group, as a terminal's
 # ^C or make's own stop would reach it): cocci, in a group of its own, and
