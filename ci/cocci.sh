@@ -101,7 +101,7 @@ if [ "${#want[@]}" -gt 0 ]; then
 	trap 'rm -rf "$work"' EXIT
 	for k in "${!want[@]}"; do
 		blob=${k%% *} f=${k#* }
-		mkdir -p "$work/$blob/${f%/*}"
+		mkdir -p "$(dirname "$work/$blob/$f")"
 		git -C "$MBUS_TREE" cat-file blob "$blob" >"$work/$blob/$f"
 	done
 	info "  cocci $rev: coccicheck MODE=report on ${#want[@]} file version(s)"

@@ -131,7 +131,9 @@ mkdir -p "$s2/series-v2"
 git clone -q "$tree" "$T_TMP/mk"
 mkdir -p "$T_TMP/mk/drivers"
 printf 'int a;\n' >"$T_TMP/mk/drivers/a.c"
-git -C "$T_TMP/mk" add drivers/a.c
+# (A file at the top of the tree too: cocci once made its path a directory.)
+printf 'int t;\n' >"$T_TMP/mk/t.c"
+git -C "$T_TMP/mk" add drivers/a.c t.c
 git -C "$T_TMP/mk" -c user.name=t -c user.email=t@t.invalid commit -q -m "a: add a"
 git -C "$T_TMP/mk" format-patch -q -1 -o "$s2/series-v2"
 fx=(env MBUS_CACHE="$T_TMP/cache" MBUS_TREE="$tree" MBUS_SERIES_DIR="$s2"
