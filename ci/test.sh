@@ -64,16 +64,19 @@ fi
 if [ "$fail" -eq "$before" ]; then stage_end OK; else stage_end FAIL; fi
 
 # The series itself: every check of every patch of every revision, and the
-# boot of every revision against the base; then each verdict, read against
-# the current inputs.
+# boot of every revision against the base, run as the main job and make
+# check run them (cocci beside check, csi2-compare and builds: the same
+# stages side by side, the same side tree's lock); then each verdict, read
+# against the current inputs.
 stage_begin "tests: revisions"
 before=$fail
-"$MBUS_TOP/ci/each-rev.sh" check boot
+groups=(apply "check,csi2-compare,builds+cocci" htmldocs boot)
+"$MBUS_TOP/ci/each-rev.sh" "${groups[@]}"
 rc=$?
 if [ "$rc" -eq 0 ]; then
-	count <<<"ok - revisions: ci/each-rev.sh check boot exited 0"
+	count <<<"ok - revisions: ci/each-rev.sh ${groups[*]} exited 0"
 else
-	count <<<"not ok - revisions: ci/each-rev.sh check boot exited $rc"
+	count <<<"not ok - revisions: ci/each-rev.sh ${groups[*]} exited $rc"
 fi
 out=$("$MBUS_TOP/ci/verdicts.sh" 2>&1)
 rc=$?
@@ -98,7 +101,9 @@ per_revision() {
 }
 # pxa_camera's conversion and the CSI-2 receivers' conversions, in every
 # revision that makes them; the per-patch builds, coccicheck and htmldocs
-# of every revision; then the matrix of every per-patch verdict.
+# of every revision (each run again: kept above, it reads its results
+# against the current inputs, and its exit status counts); then the
+# matrix of every per-patch verdict.
 for rev in "${revs[@]}"; do
 	revision_has_patches "$rev" || continue
 	if grep -q '^+++ b/drivers/media/platform/intel/pxa_camera.c' "$MBUS_SERIES_DIR/series-$rev"/*.patch; then
