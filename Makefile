@@ -71,7 +71,7 @@ apply: deps ## git am each revision onto the base, on branch rev/vN
 	@ci/each-rev.sh apply
 
 check: deps ## per patch: checkpatch, meta, build, kernel-doc, cocci, htmldocs, builds; matrix
-	@rc=0; ci/each-rev.sh apply check,csi2-compare,builds+cocci htmldocs || rc=$$?; \
+	@rc=0; ci/each-rev.sh @checks || rc=$$?; \
 		ci/matrix.sh || rc=1; exit $$rc
 
 boot: deps ## boot base and revision in QEMU (vimc, vivid, KUnit) and judge; QUICK=1: the quick guest

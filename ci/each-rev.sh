@@ -18,12 +18,21 @@
 # made). The stage beside runs in a process group of its own: a run that
 # is stopped (INT, TERM) or ends early stops it, with its children.
 #
-# usage: each-rev.sh GROUP...   (GROUP: STAGE, or STAGE[,STAGE]...+STAGE)
+# @checks stands for the per-patch checks of a revision as make check,
+# the main job and the test command run them, written here once: CHECKS.
+#
+# usage: each-rev.sh GROUP...   (GROUP: STAGE, STAGE[,STAGE]...+STAGE, or @checks)
 # shellcheck source=ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 SIDE_BY_SIDE=("builds+cocci" "check,csi2-compare,builds+cocci")
-[ $# -gt 0 ] || die "usage: each-rev.sh GROUP...   (GROUP: STAGE, or STAGE[,STAGE]...+STAGE)"
+CHECKS=(apply "check,csi2-compare,builds+cocci" htmldocs)
+[ $# -gt 0 ] || die "usage: each-rev.sh GROUP...   (GROUP: STAGE, STAGE[,STAGE]...+STAGE, or @checks)"
+args=()
+for group in "$@"; do
+	if [ "$group" = @checks ]; then args+=("${CHECKS[@]}"); else args+=("$group"); fi
+done
+set -- "${args[@]}"
 # split_group GROUP: its stages into $stages, the one beside (if any) last.
 split_group() {
 	IFS=,+ read -r -a stages <<<"$1"

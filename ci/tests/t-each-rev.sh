@@ -1,6 +1,7 @@
 #!/bin/bash
 # ci/each-rev.sh's stage groups (builds+cocci; check,csi2-compare,
-# builds+cocci as `make check` and the main job run them): the stage after
+# builds+cocci as @checks has it, which make check, the main job and the
+# test command run): the stage after
 # "+" runs beside the others, which run one after the other and print as
 # they go; its output comes after theirs; each has its own verdict line,
 # and one that fails fails the run although the others pass. A run that
@@ -12,7 +13,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 14
+t_plan 15
 
 w=$T_TMP/w
 mkdir -p "$w/series/series-v1"
@@ -62,6 +63,7 @@ exit "${TC_RC:-0}"
 STUB
 printf '#!/bin/bash\necho "t2 $1"\n' >"$w/ci/csi2-compare.sh"
 printf '#!/bin/bash\necho "ap $1"\n' >"$w/ci/apply.sh"
+printf '#!/bin/bash\necho "th $1"\n' >"$w/ci/htmldocs.sh"
 export T_CTL=$T_TMP
 each() {
 	rm -f "$T_CTL/ta-ran" "$T_CTL/tb-ran"
@@ -107,6 +109,14 @@ rc=$?
 expect_match "check failing: csi2-compare and builds still run, the run fails" \
 	"rc=1 .*t2 v1 ta v1 begins.*REVISION v1 check: FAIL REVISION v1 csi2-compare: OK REVISION v1 builds: OK REVISION v1 cocci: OK" \
 	"rc=$rc $(tr '\n' ' ' <<<"$out")"
+# @checks, the one list make check, the main job and the test command
+# run: apply, then check, csi2-compare and builds with cocci beside, then
+# htmldocs.
+out=$(TB_RC=0 each "$w/ci/each-rev.sh" @checks)
+rc=$?
+expect_match "@checks: apply, check, csi2-compare and builds with cocci beside, then htmldocs" \
+	"^rc=0 ap v1 REVISION v1 apply: OK tc v1 begins tc v1 saw tb t2 v1 ta v1 begins ta v1 saw tb tb v1 begins tb v1 saw ta REVISION v1 check: OK REVISION v1 csi2-compare: OK REVISION v1 builds: OK REVISION v1 cocci: OK th v1 REVISION v1 htmldocs: OK" \
+	"rc=$rc $(grep -vE '^(==>|<==) tree' <<<"$out" | tr '\n' ' ')"
 refused() {   # GROUP...: each-rev.sh's message and exit status
 	local o rc=0
 	o=$(each "$w/ci/each-rev.sh" "$@") || rc=$?
