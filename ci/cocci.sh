@@ -88,12 +88,18 @@ declare -A want=() blobs=()
 for c in "${commits[@]}"; do
 	changed_files files "$c" '*.c' '*.h'
 	for f in "${files[@]}"; do
+		found=""
 		for side in "$c~1" "$c"; do
 			blob=$(blob_of "$side" "$f") || exit 1
 			blobs["$side $f"]=$blob
 			[ -n "$blob" ] || continue
+			found=1
 			cache_has cocci-file "$(file_key "$f" "$blob")" || want["$blob $f"]=1
 		done
+		# (A file the commit changes is on one side at least: git diff
+		# quotes a path with unusual bytes, which then names no file, and
+		# would pass unread.)
+		[ -n "$found" ] || die "cocci $rev: $f: changed by $(git -C "$MBUS_TREE" rev-parse --short=12 "$c") but in neither version (a path git quotes?)"
 	done
 done
 if [ "${#want[@]}" -gt 0 ]; then
@@ -101,7 +107,8 @@ if [ "${#want[@]}" -gt 0 ]; then
 	trap 'rm -rf "$work"' EXIT
 	for k in "${!want[@]}"; do
 		blob=${k%% *} f=${k#* }
-		mkdir -p "$(dirname "$work/$blob/$f")"
+		d=$work/$blob/$f
+		mkdir -p "${d%/*}"
 		git -C "$MBUS_TREE" cat-file blob "$blob" >"$work/$blob/$f"
 	done
 	info "  cocci $rev: coccicheck MODE=report on ${#want[@]} file version(s)"

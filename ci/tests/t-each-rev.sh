@@ -13,7 +13,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 15
+t_plan 16
 
 w=$T_TMP/w
 mkdir -p "$w/series/series-v1"
@@ -180,7 +180,9 @@ expect_eq "apply, the lock held: waits, its old verdict gone, side tree and bran
 mkdir -p "$T_TMP/bin"
 printf '#!/bin/sh\necho "spatch version 1.1.1"\n' >"$T_TMP/bin/spatch"
 printf '%s\n' '#!/bin/bash' \
-	'flock -n "$MBUS_TREE-side.lock" true && s=free || s=held; echo "$s" >"$T_CTL/make-saw"' >"$T_TMP/bin/make"
+	'flock -n "$MBUS_TREE-side.lock" true && s=free || s=held' \
+	'for a; do case $a in M=*) [ -f "$(echo "${a#M=}"/*/t.c)" ] || s+=" (no file t.c)" ;; esac; done' \
+	'echo "$s" >"$T_CTL/make-saw"' >"$T_TMP/bin/make"
 chmod +x "$T_TMP/bin"/*
 exec 7>>"$tree-side.lock"
 flock 7
@@ -193,6 +195,21 @@ exec 7>&-
 wait "$cpid" || true
 expect_eq "cocci, the lock held: waits before coccicheck; then holds it while coccicheck runs" \
 	"waits|no make|held" "$held|$saw|$(cat "$T_CTL/make-saw" 2>/dev/null || echo "no make: $(tail -n 2 "$T_TMP/cocci.out" | tr '\n' ' ')")"
+# A path git diff quotes (here a '"' in its name) names no file as it
+# prints it: cocci fails, named, instead of passing a file it never read.
+git -C "$T_TMP/mk" reset -q --hard HEAD~1
+mkdir -p "$T_TMP/mk/drivers"
+printf 'int q;\n' >"$T_TMP/mk/drivers/q\"x.c"
+git -C "$T_TMP/mk" add -A
+git -C "$T_TMP/mk" -c user.name=t -c user.email=t@t.invalid commit -q -m "q: add a quoted path"
+mkdir -p "$s2/series-v3"
+git -C "$T_TMP/mk" format-patch -q -1 -o "$s2/series-v3"
+rc=0
+in2 "$T_TOP/ci/apply.sh" v3 >/dev/null || rc=$?
+out=$(PATH=$T_TMP/bin:$PATH in2 "$T_TOP/ci/cocci.sh" v3) || rc=$((rc + 10))
+expect_match "cocci fails, named, on a path git quotes" \
+	'^rc=10 .*error: cocci v3: "drivers/q\\"x.c": changed by [0-9a-f]{12} but in neither version' \
+	"rc=$rc $(tail -n 1 <<<"$out")"
 # check keeps the apply verdict and tip that cocci, beside it, reads: the
 # real check.sh, with a stub apply.sh that says what it finds.
 w2=$T_TMP/w2
