@@ -27,11 +27,13 @@
 
 SIDE_BY_SIDE=("builds+cocci" "check,csi2-compare,builds+cocci")
 CHECKS=(apply "check,csi2-compare,builds+cocci" htmldocs)
-[ $# -gt 0 ] || die "usage: each-rev.sh GROUP...   (GROUP: STAGE, STAGE[,STAGE]...+STAGE, or @checks)"
+usage="usage: each-rev.sh GROUP...   (GROUP: STAGE, STAGE[,STAGE]...+STAGE, or @checks)"
 args=()
 for group in "$@"; do
 	if [ "$group" = @checks ]; then args+=("${CHECKS[@]}"); else args+=("$group"); fi
 done
+# (After @checks is expanded: a run of no stage passes nothing.)
+[ "${#args[@]}" -gt 0 ] || die "$usage"
 set -- "${args[@]}"
 # split_group GROUP: its stages into $stages, the one beside (if any) last.
 split_group() {
@@ -40,7 +42,7 @@ split_group() {
 applied=""
 for group in "$@"; do
 	[[ $group =~ ^[a-z0-9-]+((,[a-z0-9-]+)*\+[a-z0-9-]+)?$ ]] ||
-		die "each-rev.sh: '$group' is not a group (STAGE, or STAGE[,STAGE]...+STAGE)"
+		die "each-rev.sh: '$group' is not a group (STAGE, STAGE[,STAGE]...+STAGE, or @checks)"
 	split_group "$group"
 	for stage in "${stages[@]}"; do
 		[ -x "$MBUS_TOP/ci/$stage.sh" ] || die "each-rev.sh: no stage ci/$stage.sh"

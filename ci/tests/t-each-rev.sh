@@ -13,7 +13,7 @@
 # shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || exit 1
-t_plan 16
+t_plan 17
 
 w=$T_TMP/w
 mkdir -p "$w/series/series-v1"
@@ -117,14 +117,20 @@ rc=$?
 expect_match "@checks: apply, check, csi2-compare and builds with cocci beside, then htmldocs" \
 	"^rc=0 ap v1 REVISION v1 apply: OK tc v1 begins tc v1 saw tb t2 v1 ta v1 begins ta v1 saw tb tb v1 begins tb v1 saw ta REVISION v1 check: OK REVISION v1 csi2-compare: OK REVISION v1 builds: OK REVISION v1 cocci: OK th v1 REVISION v1 htmldocs: OK" \
 	"rc=$rc $(grep -vE '^(==>|<==) tree' <<<"$out" | tr '\n' ' ')"
+# The three that run them say @checks, not a list of their own.
+callers=""
+for f in Makefile ci/main.sh ci/test.sh; do
+	grep -qE 'each-rev\.sh"? @checks( |$)' "$T_TOP/$f" || callers+="$f "
+done
+expect_eq "make check, the main job and the test command run each-rev.sh @checks" "" "$callers"
 refused() {   # GROUP...: each-rev.sh's message and exit status
 	local o rc=0
 	o=$(each "$w/ci/each-rev.sh" "$@") || rc=$?
 	echo "$(tail -n 1 <<<"$o") (rc=$rc)"
 }
 expect_eq "no group, a plain sequence, stages not known to share nothing, or check and cocci before apply: refused, named" \
-	"error: each-rev.sh: 'builds+' is not a group (STAGE, or STAGE[,STAGE]...+STAGE) (rc=1)
-error: each-rev.sh: 'check,csi2-compare' is not a group (STAGE, or STAGE[,STAGE]...+STAGE) (rc=1)
+	"error: each-rev.sh: 'builds+' is not a group (STAGE, STAGE[,STAGE]...+STAGE, or @checks) (rc=1)
+error: each-rev.sh: 'check,csi2-compare' is not a group (STAGE, STAGE[,STAGE]...+STAGE, or @checks) (rc=1)
 error: each-rev.sh: check,builds+cocci: only builds+cocci check,csi2-compare,builds+cocci may run side by side (stages that share nothing) (rc=1)
 error: each-rev.sh: check,csi2-compare,builds+cocci: check's apply and cocci beside it need the branch made first: run apply before it (each-rev.sh apply check,csi2-compare,builds+cocci) (rc=1)" \
 	"$(refused builds+; refused check,csi2-compare; refused check,builds+cocci; refused check,csi2-compare,builds+cocci apply)"
